@@ -1,0 +1,62 @@
+import Foundation
+import Synchronization
+
+/// A store that keeps items in memory only, with the same behaviour as the others.
+/// Meant for apps' own tests.
+public final class InMemoryStore: CredentialStore {
+    private let items: Mutex<[ItemID: Item]> = Mutex([:])
+    private let now: @Sendable () -> Date
+
+    /// An empty store whose expiry decisions use `now`.
+    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
+
+    public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        try id.validate()
+        try options.validate(for: id.itemClass)
+        try Limits.checkSecret(size: secret.count)
+        let now = now()
+        items.withLock { items in
+            let previous = items[id].flatMap { $0.attributes.isExpired(at: now) ? nil : $0 }
+            let attributes = ItemAttributes(id: id, options: options, created: previous?.attributes.created ?? now, modified: now)
+            items[id] = Item(attributes: attributes, secret: secret)
+        }
+    }
+
+    public func item(for id: ItemID) throws(CofferError) -> Item? {
+        let now = now()
+        return items.withLock { items in
+            guard let item = items[id] else { return nil }
+            guard !item.attributes.isExpired(at: now) else {
+                items[id] = nil
+                return nil
+            }
+            return item
+        }
+    }
+
+    @discardableResult
+    public func remove(_ id: ItemID) throws(CofferError) -> Bool {
+        items.withLock { $0.removeValue(forKey: id) != nil }
+    }
+
+    public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
+        let now = now()
+        return items.withLock { items in
+            items = items.filter { !$0.value.attributes.isExpired(at: now) }
+            return items.values.map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
+        }
+    }
+
+    @discardableResult
+    public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
+        let now = now()
+        return items.withLock { items in
+            let doomed = items.filter { $0.value.attributes.isExpired(at: now) || query.matches($0.value.attributes) }
+            let removed = doomed.filter { !$0.value.attributes.isExpired(at: now) }.count
+            for id in doomed.keys { items[id] = nil }
+            return removed
+        }
+    }
+}

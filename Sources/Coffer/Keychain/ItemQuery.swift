@@ -1,0 +1,35 @@
+/// Selects items by class, service, account and custom attributes. A `nil` field matches anything.
+public struct ItemQuery: Sendable, Hashable {
+    /// The class to match.
+    public var itemClass: ItemClass?
+    /// The service (or server) to match.
+    public var service: String?
+    /// The account to match.
+    public var account: String?
+    /// Custom attributes that must all be present with these values.
+    public var custom: [String: String]
+
+    public init(itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, custom: [String: String] = [:]) {
+        self.itemClass = itemClass
+        self.service = service
+        self.account = account
+        self.custom = custom
+    }
+
+    /// Every item.
+    public static let all = ItemQuery()
+
+    /// Whether an item with these attributes is selected.
+    public func matches(_ attributes: ItemAttributes) -> Bool {
+        if let itemClass, attributes.id.itemClass != itemClass { return false }
+        if let service, attributes.id.service != service { return false }
+        if let account, attributes.id.account != account { return false }
+        return custom.allSatisfy { attributes.custom[$0.key] == $0.value }
+    }
+
+    /// The one item this query names, when it names class, service and account.
+    var exactID: ItemID? {
+        guard let itemClass, let service, let account else { return nil }
+        return ItemID(itemClass: itemClass, service: service, account: account)
+    }
+}

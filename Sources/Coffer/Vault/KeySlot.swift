@@ -1,0 +1,32 @@
+import Foundation
+
+/// A key slot: one wrapping of the vault key, opened by one credential.
+public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible {
+    /// What opens a slot.
+    public enum Kind: Sendable, Hashable {
+        /// A passphrase stretched with Argon2id at this cost.
+        case passphrase(PassphraseCost)
+        /// A key file.
+        case keyFile
+        /// A raw key supplied by the app.
+        case key
+        /// A kind this version of Coffer does not know; it is kept and ignored.
+        case other(String)
+    }
+
+    /// The slot number, unique within the vault.
+    public let id: Int
+    /// What opens the slot.
+    public let kind: Kind
+    /// When the slot was added.
+    public let created: Date
+
+    public var description: String {
+        switch kind {
+        case .passphrase(let cost): "slot \(id): passphrase, \(cost)"
+        case .keyFile: "slot \(id): key file"
+        case .key: "slot \(id): key"
+        case .other(let name): "slot \(id): \(name) (unknown kind)"
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CSQLite
+
+/// One SQLite connection with a cache of prepared statements.
+///
+/// Not thread-safe by itself: its owner (``Vault``) serialises every use under a lock.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens the database at `path`; `create` allows creating a missing file.
+    init(path: String, create: Bool, busyTimeout: Duration) throws(CofferError) {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let status = sqlite3_open_v2(path, &db, flags, nil)
+        guard status == SQLITE_OK, let db else {
+            sqlite3_close_v2(db)
+            throw Self.error(for: status)
+        }
+        handle = db
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        // Refuse schema tricks from a hostile file: no writable schema, no functions from schema objects.
+        _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1)
+        _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL with no parameters and no results (PRAGMAs, DDL, BEGIN/COMMIT).
+    func execute(_ sql: String) throws(CofferError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw Self.error(for: status) }
+    }
+
+    /// Runs a cached prepared statement: binds, lets `body` step through it, then resets it.
+    func with<R>(_ sql: String, _ body: (SQLiteStatement) throws(CofferError) -> R) throws(CofferError) -> R {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// The first column of the first row of a query, as an integer.
+    func integer(_ sql: String) throws(CofferError) -> Int64? {
+        try with(sql) { statement throws(CofferError) in try statement.step() ? statement.int64(at: 0) : nil }
+    }
+
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction, committing on success and rolling back on error.
+    ///
+    /// IMMEDIATE takes the write lock up front, so the busy handler covers every wait and a
+    /// read-then-write upgrade can never fail with SQLITE_BUSY_SNAPSHOT.
+    func transaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs `body` in a deferred (read) transaction, so all its reads see one snapshot.
+    func readTransaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
+        try execute("BEGIN")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// Checks a status code from this connection.
+    func check(_ status: Int32) throws(CofferError) {
+        guard status == SQLITE_OK || status == SQLITE_ROW || status == SQLITE_DONE else {
+            throw Self.error(for: status)
+        }
+    }
+
+    private func cachedStatement(_ sql: String) throws(CofferError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        var raw: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard status == SQLITE_OK, let raw else { throw Self.error(for: status) }
+        let statement = SQLiteStatement(raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Maps an SQLite result code to a typed error. Uses `sqlite3_errstr`, which names the
+    /// code only and so can never echo data.
+    static func error(for status: Int32) -> CofferError {
+        switch status & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            .storageUnavailable(reason: "the vault stayed busy past the busy timeout")
+        case SQLITE_CORRUPT, SQLITE_NOTADB:
+            .corruptVault(reason: "the file is not a valid SQLite database")
+        case SQLITE_FULL:
+            .storageUnavailable(reason: "the disk is full")
+        case SQLITE_READONLY, SQLITE_PERM:
+            .storageUnavailable(reason: "the vault file cannot be written")
+        case SQLITE_CANTOPEN:
+            .storageUnavailable(reason: "the vault file cannot be opened")
+        default:
+            .storageUnavailable(reason: "SQLite: \(String(cString: sqlite3_errstr(status)))")
+        }
+    }
+}

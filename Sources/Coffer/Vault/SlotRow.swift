@@ -1,0 +1,91 @@
+import Foundation
+
+/// One row of the `key_slots` table.
+struct SlotRow: Sendable {
+    var id: Int64
+    var kind: String
+    var cost: PassphraseCost?
+    var salt: [UInt8]?
+    var wrappedKey: [UInt8]
+    var created: Int64
+
+    var knownKind: KeySlotKind? { KeySlotKind(rawValue: kind) }
+
+    var publicSlot: KeySlot {
+        let publicKind: KeySlot.Kind = switch knownKind {
+        case .passphrase: .passphrase(cost ?? PassphraseCost(operations: 0, memoryBytes: 0))
+        case .keyFile: .keyFile
+        case .key: .key
+        case nil: .other(kind)
+        }
+        return KeySlot(id: Int(id), kind: publicKind, created: Date(timeIntervalSince1970: TimeInterval(created)))
+    }
+
+    static func all(_ connection: SQLiteConnection) throws(CofferError) -> [SlotRow] {
+        try connection.with(
+            "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id"
+        ) { statement throws(CofferError) in
+            var rows: [SlotRow] = []
+            while try statement.step() {
+                var row = SlotRow(
+                    id: statement.int64(at: 0), kind: statement.text(at: 1) ?? "",
+                    wrappedKey: statement.blob(at: 6), created: statement.int64(at: 7))
+                if row.knownKind == .passphrase {
+                    guard statement.text(at: 2) == Argon2id.algorithmName else {
+                        throw .corruptVault(reason: "key slot \(row.id) names an unknown KDF")
+                    }
+                    let cost = PassphraseCost(
+                        operations: UInt64(clamping: statement.int64(at: 3)),
+                        memoryBytes: UInt64(clamping: statement.int64(at: 4)))
+                    let salt = statement.blob(at: 5)
+                    guard cost.isAccepted, salt.count == Argon2id.saltLength else {
+                        throw .corruptVault(reason: "key slot \(row.id) has KDF parameters out of range")
+                    }
+                    row.cost = cost
+                    row.salt = salt
+                }
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
+    /// Inserts a new slot and returns its id.
+    func insert(_ connection: SQLiteConnection) throws(CofferError) -> Int64 {
+        try connection.with(
+            """
+            INSERT INTO key_slots (kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING slot_id
+            """
+        ) { statement throws(CofferError) in
+            try statement.bind(
+                .text(kind), cost == nil ? .null : .text(Argon2id.algorithmName),
+                cost.map { .integer(Int64($0.operations)) } ?? .null,
+                cost.map { .integer(Int64($0.memoryBytes)) } ?? .null,
+                salt.map { .blob($0) } ?? .null, .blob(wrappedKey), .integer(created))
+            guard try statement.step() else { throw .corruptVault(reason: "slot insert returned no id") }
+            let id = statement.int64(at: 0)
+            try statement.run()
+            return id
+        }
+    }
+
+    /// Replaces this slot's wrapping, only if the stored wrapping is still `previous`.
+    /// Returns whether the row was updated.
+    func replace(previous: [UInt8], _ connection: SQLiteConnection) throws(CofferError) -> Bool {
+        try connection.with(
+            """
+            UPDATE key_slots SET kdf = ?2, opslimit = ?3, memlimit = ?4, salt = ?5, wrapped_key = ?6
+            WHERE slot_id = ?1 AND wrapped_key = ?7
+            """
+        ) { statement throws(CofferError) in
+            try statement.bind(
+                .integer(id), cost == nil ? .null : .text(Argon2id.algorithmName),
+                cost.map { .integer(Int64($0.operations)) } ?? .null,
+                cost.map { .integer(Int64($0.memoryBytes)) } ?? .null,
+                salt.map { .blob($0) } ?? .null, .blob(wrappedKey), .blob(previous))
+            try statement.run()
+            return connection.changes == 1
+        }
+    }
+}

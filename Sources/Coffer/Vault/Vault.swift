@@ -1,0 +1,280 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+
+/// An encrypted credential store in one SQLite file.
+///
+/// A random 256-bit vault key encrypts every item with XChaCha20-Poly1305; key slots wrap
+/// that key for a passphrase, a key file or a raw key. Item names exist only inside the
+/// ciphertext: rows are keyed by a keyed-BLAKE2b blind index. docs/vault-format.md specifies
+/// the file byte for byte.
+///
+/// A `Vault` is safe to use from any thread, and several processes may share one file.
+/// Every write is durable (fsync) before the call returns.
+public final class Vault: Sendable {
+    /// The vault file.
+    public let url: URL
+    /// The vault's random identifier, as 32 hex digits. Not secret.
+    public let id: String
+    /// The settings it was opened with.
+    public let configuration: Configuration
+
+    let vaultID: [UInt8]
+    let state: Mutex<State>
+
+    struct State {
+        let connection: SQLiteConnection
+        var keys: VaultKeys?
+        var lastUse: ContinuousClock.Instant = .now
+        /// Bumped on every lock and unlock, so a stale auto-lock timer does nothing.
+        var generation = 0
+    }
+
+    private init(url: URL, vaultID: [UInt8], connection: sending SQLiteConnection, configuration: Configuration) {
+        self.url = url
+        self.vaultID = vaultID
+        self.id = vaultID.map { String(format: "%02x", $0) }.joined()
+        self.configuration = configuration
+        self.state = Mutex(State(connection: connection))
+    }
+
+    // MARK: Opening
+
+    /// Opens an existing vault and unlocks it.
+    public static func open(
+        at url: URL, unlock credential: VaultCredential, configuration: Configuration = Configuration()
+    ) throws(CofferError) -> Vault {
+        let vault = try open(at: url, configuration: configuration)
+        try vault.unlock(with: credential)
+        return vault
+    }
+
+    /// Opens an existing vault, locked. Key-slot management that needs no key works locked.
+    public static func open(at url: URL, configuration: Configuration = Configuration()) throws(CofferError) -> Vault {
+        let path = url.standardizedFileURL.path
+        try FileSecurity.checkFolder(at: FileSecurity.parentFolder(of: path))
+        try FileSecurity.checkPrivateFile(at: path)
+        for suffix in ["-wal", "-shm"] where FileSecurity.fileExists(path + suffix) {
+            try FileSecurity.checkPrivateFile(at: path + suffix)
+        }
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout)
+        try configure(connection)
+        let vaultID = try readHeader(connection)
+        return Vault(url: URL(fileURLWithPath: path), vaultID: vaultID, connection: connection, configuration: configuration)
+    }
+
+    /// Opens the vault at `url`, creating it with `credential` as its first key slot if there is none.
+    public static func openOrCreate(
+        at url: URL, unlock credential: VaultCredential, configuration: Configuration = Configuration()
+    ) throws(CofferError) -> Vault {
+        do {
+            return try open(at: url, unlock: credential, configuration: configuration)
+        } catch .vaultNotFound {
+            do {
+                return try create(at: url, with: credential, configuration: configuration)
+            } catch .vaultExists {
+                // Another process created it first.
+                return try open(at: url, unlock: credential, configuration: configuration)
+            }
+        }
+    }
+
+    /// Creates a new vault whose first key slot opens with `credential`, and returns it unlocked.
+    ///
+    /// The folder is created with mode 0700 if missing; the file is 0600. The vault is built
+    /// under a temporary name and linked into place, so no process ever sees a half-made vault.
+    public static func create(
+        at url: URL, with credential: VaultCredential, configuration: Configuration = Configuration()
+    ) throws(CofferError) -> Vault {
+        let path = url.standardizedFileURL.path
+        let folder = FileSecurity.parentFolder(of: path)
+        try FileSecurity.createPrivateFolder(at: folder)
+        try FileSecurity.checkFolder(at: folder)
+        guard !FileSecurity.fileExists(path) else { throw .vaultExists(path: path) }
+
+        let keys = VaultKeys.generate()
+        let vaultID = RandomBytes.make(VaultFormat.vaultIDLength)
+        let now = configuration.now()
+        let slot = try SlotOpener(credential).makeSlot(
+            wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: now)
+
+        let temporary = path + "." + RandomBytes.make(6).map { String(format: "%02x", $0) }.joined() + ".creating"
+        let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw .storageUnavailable(reason: "cannot create a file in \(folder): \(describeErrno())")
+        }
+        close(descriptor)
+        defer {
+            for suffix in ["", "-wal", "-shm"] { unlink(temporary + suffix) }
+        }
+        try build(at: temporary, keys: keys, vaultID: vaultID, slot: slot, now: now, configuration: configuration)
+        FileSecurity.syncFile(at: temporary)
+        guard link(temporary, path) == 0 else {
+            if errno == EEXIST { throw .vaultExists(path: path) }
+            throw .storageUnavailable(reason: "cannot create \(path): \(describeErrno())")
+        }
+        FileSecurity.syncFolder(at: folder)
+
+        let vault = try open(at: URL(fileURLWithPath: path), configuration: configuration)
+        vault.install(keys)
+        return vault
+    }
+
+    private static func build(
+        at path: String, keys: VaultKeys, vaultID: [UInt8], slot: SlotRow, now: Date, configuration: Configuration
+    ) throws(CofferError) {
+        // Closing the connection at the end of this scope checkpoints and removes the WAL.
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout)
+        try connection.execute("PRAGMA application_id = \(VaultFormat.applicationID)")
+        try connection.execute("PRAGMA user_version = \(VaultFormat.version)")
+        try configure(connection)
+        try connection.transaction { () throws(CofferError) in
+            for statement in VaultFormat.schema { try connection.execute(statement) }
+            try connection.with("INSERT INTO vault (singleton, vault_id, key_check, created_at) VALUES (1, ?1, ?2, ?3)") {
+                statement throws(CofferError) in
+                try statement.bind(.blob(vaultID), .blob(keys.keyCheck), .integer(Int64(now.timeIntervalSince1970)))
+                try statement.run()
+            }
+            _ = try slot.insert(connection)
+        }
+    }
+
+    private static func configure(_ connection: SQLiteConnection) throws(CofferError) {
+        try connection.execute("PRAGMA journal_mode = WAL")
+        // FULL: every commit is fsynced, so an acknowledged write survives a crash or power loss.
+        try connection.execute("PRAGMA synchronous = FULL")
+        // Freed pages (removed items, replaced key slots) are overwritten with zeros.
+        try connection.execute("PRAGMA secure_delete = ON")
+        try connection.execute("PRAGMA journal_size_limit = 4194304")
+        try connection.execute("PRAGMA mmap_size = 268435456")
+    }
+
+    private static func readHeader(_ connection: SQLiteConnection) throws(CofferError) -> [UInt8] {
+        guard try connection.integer("PRAGMA application_id") == Int64(VaultFormat.applicationID) else {
+            throw .corruptVault(reason: "not a Coffer vault")
+        }
+        let version = try connection.integer("PRAGMA user_version") ?? 0
+        guard version <= Int64(VaultFormat.version) else { throw .unsupportedFormatVersion(Int(version)) }
+        guard version == Int64(VaultFormat.version) else { throw .corruptVault(reason: "format version \(version)") }
+        let unexpected = try connection.integer(
+            "SELECT count(*) FROM sqlite_schema WHERE type IN ('trigger', 'view')") ?? 0
+        guard unexpected == 0 else { throw .corruptVault(reason: "unexpected triggers or views") }
+        let vaultID = try connection.with("SELECT vault_id FROM vault WHERE singleton = 1") {
+            statement throws(CofferError) in try statement.step() ? statement.blob(at: 0) : nil
+        }
+        guard let vaultID, vaultID.count == VaultFormat.vaultIDLength else {
+            throw .corruptVault(reason: "missing vault identifier")
+        }
+        return vaultID
+    }
+
+    // MARK: Locking
+
+    /// Whether the vault is locked. A locked vault throws ``CofferError/locked`` for item access.
+    public var isLocked: Bool {
+        state.withLock { $0.keys == nil }
+    }
+
+    /// Unlocks the vault with a credential that opens one of its key slots.
+    ///
+    /// Runs Argon2id once for a passphrase (never per item). Throws
+    /// ``CofferError/wrongPassphrase`` or ``CofferError/wrongKey`` when no slot opens.
+    public func unlock(with credential: VaultCredential) throws(CofferError) {
+        let opener = try SlotOpener(credential)
+        let (rows, storedCheck) = try state.withLock { state throws(CofferError) in
+            try state.connection.readTransaction { () throws(CofferError) in
+                (try SlotRow.all(state.connection), try Self.storedKeyCheck(state.connection))
+            }
+        }
+        // The KDF runs outside the lock, so other threads are not held up by it.
+        let keys = VaultKeys(vaultKey: try opener.unwrap(rows, vaultID: vaultID).vaultKey)
+        guard keys.keyCheck == storedCheck else {
+            throw .corruptVault(reason: "a key slot holds a key that is not this vault's")
+        }
+        install(keys)
+    }
+
+    /// Locks the vault: the vault key and its subkeys are dropped and zeroed.
+    public func lock() {
+        state.withLock { state in
+            state.keys = nil
+            state.generation += 1
+        }
+    }
+
+    func install(_ keys: VaultKeys) {
+        let generation = state.withLock { state in
+            state.keys = keys
+            state.lastUse = .now
+            state.generation += 1
+            return state.generation
+        }
+        if let idle = configuration.autoLockAfter { scheduleAutoLock(generation: generation, after: idle) }
+    }
+
+    private func scheduleAutoLock(generation: Int, after delay: Duration) {
+        let nanoseconds = Int(clamping: delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            self?.autoLockIfIdle(generation: generation)
+        }
+    }
+
+    private func autoLockIfIdle(generation: Int) {
+        guard let limit = configuration.autoLockAfter else { return }
+        let remaining: Duration? = state.withLock { state in
+            guard state.generation == generation, state.keys != nil else { return nil }
+            let idle = ContinuousClock.now - state.lastUse
+            guard idle < limit else {
+                state.keys = nil
+                state.generation += 1
+                return nil
+            }
+            return limit - idle
+        }
+        if let remaining { scheduleAutoLock(generation: generation, after: remaining) }
+    }
+
+    /// Runs `body` with the connection and the unlocked keys, under the vault's lock.
+    ///
+    /// If `body` finds the keys stale (another process rotated the vault key) it throws
+    /// ``CofferError/locked``, and the vault locks itself.
+    func withUnlockedKeys<R: Sendable>(
+        _ body: (SQLiteConnection, VaultKeys) throws(CofferError) -> R
+    ) throws(CofferError) -> R {
+        try state.withLock { state throws(CofferError) -> R in
+            guard let keys = state.keys else { throw .locked }
+            state.lastUse = .now
+            do throws(CofferError) {
+                return try body(state.connection, keys)
+            } catch {
+                if error == .locked { state.keys = nil }
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the connection, whether or not the vault is unlocked.
+    func withConnection<R: Sendable>(_ body: (SQLiteConnection) throws(CofferError) -> R) throws(CofferError) -> R {
+        try state.withLock { state throws(CofferError) -> R in try body(state.connection) }
+    }
+
+    static func storedKeyCheck(_ connection: SQLiteConnection) throws(CofferError) -> [UInt8] {
+        let check = try connection.with("SELECT key_check FROM vault WHERE singleton = 1") {
+            statement throws(CofferError) in try statement.step() ? statement.blob(at: 0) : nil
+        }
+        guard let check else { throw .corruptVault(reason: "missing vault row") }
+        return check
+    }
+
+    /// Throws ``CofferError/locked`` when another process has rotated the vault key.
+    static func verifyKeyCheck(_ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) {
+        guard try storedKeyCheck(connection) == keys.keyCheck else { throw .locked }
+    }
+
+    /// Moves the WAL into the main file and truncates it, so replaced key material does not
+    /// linger in the WAL. Best effort: readers in other processes can hold it back.
+    static func truncateLog(_ connection: SQLiteConnection) {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -1,0 +1,64 @@
+/// The constants and byte constructions of the vault format, version 1.
+///
+/// docs/vault-format.md is the normative description; keep the two in step.
+enum VaultFormat {
+    /// Stored in `PRAGMA user_version` and bound into every associated data.
+    static let version: UInt32 = 1
+    /// `PRAGMA application_id`: the ASCII bytes "COFR".
+    static let applicationID: Int32 = 0x434F_4652
+    static let vaultIDLength = 16
+
+    /// `crypto_kdf` context for subkeys of the vault key.
+    static let subkeyContext: StaticString = "CofferV1"
+    static let recordKeyID: UInt64 = 1
+    static let indexKeyID: UInt64 = 2
+    static let keyCheckID: UInt64 = 3
+    static let keyCheckLength = 16
+
+    /// Associated data of an item record: `"coffer:item" 0x00 || u32be(version) || vault_id || row_key`.
+    static func itemAssociatedData(vaultID: [UInt8], rowKey: [UInt8]) -> [UInt8] {
+        Array("coffer:item".utf8) + [0] + bigEndianBytes(version) + vaultID + rowKey
+    }
+
+    /// Associated data of a wrapped vault key: `"coffer:slot" 0x00 || u32be(version) || vault_id || kind`.
+    static func slotAssociatedData(vaultID: [UInt8], kind: KeySlotKind) -> [UInt8] {
+        Array("coffer:slot".utf8) + [0] + bigEndianBytes(version) + vaultID + Array(kind.rawValue.utf8)
+    }
+
+    /// Blind-index input: `u8(class) || u32be(len) || service || u32be(len) || account`,
+    /// names in Unicode NFC, UTF-8.
+    static func blindIndexInput(_ id: ItemID) -> [UInt8] {
+        [id.itemClass.rawValue] + lengthPrefixed(Normalization.nfcBytes(id.service))
+            + lengthPrefixed(Normalization.nfcBytes(id.account))
+    }
+
+    static let schema = [
+        """
+        CREATE TABLE vault (
+            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+            vault_id BLOB NOT NULL,
+            key_check BLOB NOT NULL,
+            created_at INTEGER NOT NULL)
+        """,
+        """
+        CREATE TABLE key_slots (
+            slot_id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            kdf TEXT,
+            opslimit INTEGER,
+            memlimit INTEGER,
+            salt BLOB,
+            wrapped_key BLOB NOT NULL,
+            created_at INTEGER NOT NULL)
+        """,
+        "CREATE TABLE items (row_key BLOB PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID",
+    ]
+}
+
+func bigEndianBytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.bigEndian) { Array($0) }
+}
+
+func lengthPrefixed(_ bytes: [UInt8]) -> [UInt8] {
+    bigEndianBytes(UInt32(bytes.count)) + bytes
+}

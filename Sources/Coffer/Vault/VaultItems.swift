@@ -1,0 +1,199 @@
+import Foundation
+
+extension Vault: CredentialStore {
+    /// Creates or replaces an item in one durable transaction. `created` is kept from the
+    /// item it replaces; `modified` is now.
+    public func set(_ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions()) throws(CofferError) {
+        try id.validate()
+        try options.validate(for: id.itemClass)
+        try Limits.checkSecret(size: secret.count)
+        let now = configuration.now()
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            let rowKey = keys.rowKey(for: id)
+            let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
+            try connection.transaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, keys)
+                var created = now
+                if let previous = try Self.record(at: rowKey, connection),
+                   var plaintext = AEAD.open(previous, key: keys.recordKey, associatedData: associatedData) {
+                    if let old = try? ItemRecord.decode(plaintext).attributes, !old.isExpired(at: now) {
+                        created = old.created
+                    }
+                    wipe(&plaintext)
+                }
+                let attributes = ItemAttributes(id: id, options: options, created: created, modified: now)
+                var plaintext = ItemRecord.encode(attributes, secret: secret)
+                let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
+                wipe(&plaintext)
+                try connection.with(
+                    "INSERT INTO items (row_key, record) VALUES (?1, ?2) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record"
+                ) { statement throws(CofferError) in
+                    try statement.bind(.blob(rowKey), .blob(sealed))
+                    try statement.run()
+                }
+            }
+        }
+    }
+
+    public func item(for id: ItemID) throws(CofferError) -> Item? {
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) -> Item? in
+            guard var opened = try openRecord(for: id, connection, keys) else { return nil }
+            defer { wipe(&opened.plaintext) }
+            let (attributes, secret) = try ItemRecord.decode(opened.plaintext)
+            guard !attributes.isExpired(at: now) else {
+                try Self.purge(opened.rowKey, opened.sealed, connection)
+                return nil
+            }
+            return Item(attributes: attributes, secret: Data(secret))
+        }
+    }
+
+    public func secret(for id: ItemID) throws(CofferError) -> Data? {
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) -> Data? in
+            guard var opened = try openRecord(for: id, connection, keys) else { return nil }
+            defer { wipe(&opened.plaintext) }
+            let (secret, expiresAt) = try ItemRecord.decodeSecret(opened.plaintext)
+            if let expiresAt, expiresAt <= now {
+                try Self.purge(opened.rowKey, opened.sealed, connection)
+                return nil
+            }
+            return Data(secret)
+        }
+    }
+
+    @discardableResult
+    public func remove(_ id: ItemID) throws(CofferError) -> Bool {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            let rowKey = keys.rowKey(for: id)
+            return try connection.transaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, keys)
+                try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
+                    try statement.bind(.blob(rowKey))
+                    try statement.run()
+                }
+                return connection.changes > 0
+            }
+        }
+    }
+
+    /// Decrypts every record to match the query, since names exist only inside the ciphertext.
+    /// Records that fail authentication are skipped; ``unreadableRecordCount()`` counts them.
+    public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
+        if let id = query.exactID {
+            guard let attributes = try item(for: id)?.attributes, query.matches(attributes) else { return [] }
+            return [attributes]
+        }
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            let scan = try scanRecords(connection, keys, now: now)
+            for expired in scan.expired { try Self.purge(expired.rowKey, expired.sealed, connection) }
+            return scan.live.map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
+        }
+    }
+
+    @discardableResult
+    public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
+        if let id = query.exactID {
+            guard let item = try item(for: id), query.matches(item.attributes) else { return 0 }
+            return try remove(id) ? 1 : 0
+        }
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                let scan = try scanRecords(connection, keys, now: now)
+                let matching = scan.live.filter { query.matches($0.attributes) }
+                for row in matching.map(\.rowKey) + scan.expired.map(\.rowKey) {
+                    try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
+                        try statement.bind(.blob(row))
+                        try statement.run()
+                    }
+                }
+                return matching.count
+            }
+        }
+    }
+
+    /// How many records fail authentication (tampered, moved or copied from elsewhere).
+    /// Queries skip them; reading one by name throws ``CofferError/integrityFailure``.
+    public func unreadableRecordCount() throws(CofferError) -> Int {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            try scanRecords(connection, keys, now: configuration.now()).unreadable
+        }
+    }
+
+    // MARK: Records
+
+    struct OpenedRecord {
+        let rowKey: [UInt8]
+        let sealed: [UInt8]
+        var plaintext: [UInt8]
+    }
+
+    struct ScannedRecord {
+        let rowKey: [UInt8]
+        let sealed: [UInt8]
+        let attributes: ItemAttributes
+    }
+
+    struct Scan {
+        var live: [ScannedRecord] = []
+        var expired: [ScannedRecord] = []
+        var unreadable = 0
+    }
+
+    /// Reads and authenticates an item's record. `nil` means absent, and is returned only
+    /// after confirming the keys are current: a miss under stale keys is not "absent".
+    func openRecord(for id: ItemID, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
+        let rowKey = keys.rowKey(for: id)
+        guard let sealed = try Self.record(at: rowKey, connection) else {
+            try Self.verifyKeyCheck(connection, keys)
+            return nil
+        }
+        let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
+        guard let plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
+            try Self.verifyKeyCheck(connection, keys)
+            throw .integrityFailure
+        }
+        return OpenedRecord(rowKey: rowKey, sealed: sealed, plaintext: plaintext)
+    }
+
+    /// Decrypts every record, sorting them into live, expired and unreadable.
+    func scanRecords(_ connection: SQLiteConnection, _ keys: VaultKeys, now: Date) throws(CofferError) -> Scan {
+        try Self.verifyKeyCheck(connection, keys)
+        return try connection.with("SELECT row_key, record FROM items") { statement throws(CofferError) in
+            var scan = Scan()
+            while try statement.step() {
+                let rowKey = statement.blob(at: 0)
+                let sealed = statement.blob(at: 1)
+                let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
+                guard var plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
+                    scan.unreadable += 1
+                    continue
+                }
+                defer { wipe(&plaintext) }
+                let attributes = try ItemRecord.decode(plaintext).attributes
+                let record = ScannedRecord(rowKey: rowKey, sealed: sealed, attributes: attributes)
+                if attributes.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
+            }
+            return scan
+        }
+    }
+
+    static func record(at rowKey: [UInt8], _ connection: SQLiteConnection) throws(CofferError) -> [UInt8]? {
+        try connection.with("SELECT record FROM items WHERE row_key = ?1") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey))
+            return try statement.step() ? statement.blob(at: 0) : nil
+        }
+    }
+
+    /// Deletes an expired record, only if it is still the same record (a concurrent
+    /// process may have set the item anew).
+    static func purge(_ rowKey: [UInt8], _ sealed: [UInt8], _ connection: SQLiteConnection) throws(CofferError) {
+        try connection.with("DELETE FROM items WHERE row_key = ?1 AND record = ?2") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey), .blob(sealed))
+            try statement.run()
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+extension Vault {
+    /// The vault's key slots. Works while locked.
+    public func keySlots() throws(CofferError) -> [KeySlot] {
+        try withConnection { connection throws(CofferError) in try SlotRow.all(connection).map(\.publicSlot) }
+    }
+
+    /// Adds a slot that opens the vault with `credential`. The vault must be unlocked.
+    @discardableResult
+    public func addKeySlot(_ credential: VaultCredential) throws(CofferError) -> KeySlot {
+        let opener = try SlotOpener(credential)
+        let keys = try withUnlockedKeys { _, keys throws(CofferError) in keys }
+        var row = try opener.makeSlot(
+            wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now())
+        row.id = try withUnlockedKeys { connection, current throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, current)
+                return try row.insert(connection)
+            }
+        }
+        return row.publicSlot
+    }
+
+    /// Removes a key slot. The vault must be unlocked, and the last slot cannot be removed.
+    public func removeKeySlot(id: Int) throws(CofferError) {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, keys)
+                let ids = try SlotRow.all(connection).map(\.id)
+                guard ids.contains(Int64(id)) else { throw .invalidArgument(reason: "no key slot \(id)") }
+                guard ids.count > 1 else { throw .invalidArgument(reason: "cannot remove the last key slot") }
+                try connection.with("DELETE FROM key_slots WHERE slot_id = ?1") { statement throws(CofferError) in
+                    try statement.bind(.integer(Int64(id)))
+                    try statement.run()
+                }
+            }
+            Self.truncateLog(connection)
+        }
+    }
+
+    /// Changes the passphrase of the slot that `old` opens. Only that slot's wrapping of the
+    /// vault key is rewritten, so the cost does not depend on the number of items. The new
+    /// slot uses the configuration's ``Configuration/passphraseCost``. Works while locked.
+    ///
+    /// Someone who copied the vault file before the change can still open that copy with the
+    /// old passphrase; call ``rotateVaultKey(credentials:)`` when the old passphrase leaked.
+    public func changePassphrase(from old: String, to new: String) throws(CofferError) {
+        let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
+        let opened = try SlotOpener(.passphrase(old)).unwrap(rows, vaultID: vaultID)
+        var replacement = try SlotOpener(.passphrase(new)).makeSlot(
+            wrapping: opened.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now())
+        replacement.id = opened.slot.id
+        let replaced = try withConnection { connection throws(CofferError) in
+            let replaced = try connection.transaction { () throws(CofferError) in
+                try replacement.replace(previous: opened.slot.wrappedKey, connection)
+            }
+            Self.truncateLog(connection)
+            return replaced
+        }
+        guard replaced else {
+            throw .storageUnavailable(reason: "the key slot changed during the passphrase change; try again")
+        }
+    }
+
+    /// Replaces the vault key with a new random one: every item is re-encrypted and re-indexed,
+    /// and every slot rewrapped, in one transaction. Expired items are dropped.
+    ///
+    /// `credentials` must open every slot, so that none is lost; otherwise this throws
+    /// ``CofferError/invalidArgument(reason:)`` and changes nothing. It also throws
+    /// ``CofferError/integrityFailure`` and changes nothing if any record is unreadable.
+    /// Other processes that have the vault unlocked find it locked afterwards.
+    public func rotateVaultKey(credentials: [VaultCredential]) throws(CofferError) {
+        let openers = try credentials.map { credential throws(CofferError) in try SlotOpener(credential) }
+        let current = try withUnlockedKeys { _, keys throws(CofferError) in keys }
+        let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
+
+        let next = VaultKeys.generate()
+        var rewrapped: [(row: SlotRow, wrapped: [UInt8])] = []
+        for row in rows {
+            guard let kind = row.knownKind,
+                  let kek = try keyEncryptionKey(opening: row, kind: kind, with: openers, expecting: current.vaultKey)
+            else {
+                throw .invalidArgument(reason: "key slot \(row.id) (\(row.kind)) is not opened by any credential given")
+            }
+            rewrapped.append((row, SlotOpener.wrap(next.vaultKey, kek: kek, kind: kind, vaultID: vaultID)))
+        }
+
+        let now = configuration.now()
+        try state.withLock { state throws(CofferError) in
+            guard let keys = state.keys, keys.keyCheck == current.keyCheck else { throw .locked }
+            let connection = state.connection
+            try connection.transaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, keys)
+                guard try SlotRow.all(connection).map(\.wrappedKey) == rows.map(\.wrappedKey) else {
+                    throw .storageUnavailable(reason: "the key slots changed during rotation; try again")
+                }
+                let scan = try scanRecords(connection, keys, now: now)
+                guard scan.unreadable == 0 else { throw .integrityFailure }
+                try connection.execute("DELETE FROM items")
+                for record in scan.live { try reseal(record, from: keys, to: next, connection) }
+                for (row, wrapped) in rewrapped {
+                    var updated = row
+                    updated.wrappedKey = wrapped
+                    guard try updated.replace(previous: row.wrappedKey, connection) else {
+                        throw .storageUnavailable(reason: "the key slots changed during rotation; try again")
+                    }
+                }
+                try connection.with("UPDATE vault SET key_check = ?1 WHERE singleton = 1") { statement throws(CofferError) in
+                    try statement.bind(.blob(next.keyCheck))
+                    try statement.run()
+                }
+            }
+            state.keys = next
+            Self.truncateLog(connection)
+        }
+    }
+
+    /// The KEK of `row`, if one of `openers` opens it to `vaultKey`.
+    private func keyEncryptionKey(
+        opening row: SlotRow, kind: KeySlotKind, with openers: [SlotOpener], expecting vaultKey: SecureBytes
+    ) throws(CofferError) -> SecureBytes? {
+        for opener in openers where opener.kind == kind {
+            let kek = try opener.keyEncryptionKey(salt: row.salt, cost: row.cost)
+            let associatedData = VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind)
+            if AEAD.openSecret(row.wrappedKey, key: kek, associatedData: associatedData) == vaultKey { return kek }
+        }
+        return nil
+    }
+
+    /// Moves one record from the old keys to the new: new row key, new record key, new nonce.
+    private func reseal(
+        _ record: ScannedRecord, from old: VaultKeys, to new: VaultKeys, _ connection: SQLiteConnection
+    ) throws(CofferError) {
+        let oldData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: record.rowKey)
+        guard var plaintext = AEAD.open(record.sealed, key: old.recordKey, associatedData: oldData) else {
+            throw .integrityFailure
+        }
+        defer { wipe(&plaintext) }
+        let rowKey = new.rowKey(for: record.attributes.id)
+        let resealed = AEAD.seal(
+            plaintext, key: new.recordKey, associatedData: VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey))
+        try connection.with("INSERT INTO items (row_key, record) VALUES (?1, ?2)") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey), .blob(resealed))
+            try statement.run()
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+@main
+struct CofferCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coffer",
+        abstract: "An encrypted keychain for Linux.",
+        discussion: """
+            The vault is $COFFER_VAULT or --vault, else $XDG_DATA_HOME/coffer/default.vault.
+            It opens with a key file (--keyfile or $COFFER_KEYFILE) or a passphrase, read from
+            --passphrase-fd N, else $COFFER_PASSPHRASE, else a no-echo prompt on the terminal.
+            Secrets never go on the command line: `set` reads stdin and `get` writes stdout.
+
+            EXIT STATUS
+              0   ok
+              1   item not found
+              2   wrong passphrase or key, or the vault is locked
+              3   integrity failure or corrupt vault
+              64  usage error or invalid argument
+              other failures: 65 data error, 66 no vault, 69 storage unavailable,
+              73 vault already exists, 77 insecure permissions, 70 anything else
+            """,
+        subcommands: [
+            Init.self, SetCommand.self, Get.self, Delete.self, List.self,
+            Passwd.self, Slots.self, RotateKey.self,
+        ])
+
+    @OptionGroup var vault: VaultOptions
+
+    /// Runs the command, mapping every error to one line on stderr and its exit status.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            fail(error)
+        }
+    }
+
+    static func fail(_ error: Error) -> Never {
+        if let error = error as? CofferError {
+            Terminal.printError(error.description)
+            Foundation.exit(error.exitStatus)
+        }
+        if let error = error as? CLIError {
+            Terminal.printError(error.message)
+            Foundation.exit(error.exitStatus)
+        }
+        let code = exitCode(for: error)
+        guard code != .success, !(error is CleanExit) else { exit(withError: error) }
+        Terminal.printError("\(message(for: error)) (see 'coffer help')")
+        Foundation.exit(code.rawValue)
+    }
+}

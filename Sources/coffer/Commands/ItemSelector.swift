@@ -1,0 +1,18 @@
+import ArgumentParser
+import Coffer
+
+/// SERVICE and ACCOUNT, naming one item.
+struct ItemSelector: ParsableArguments {
+    @Argument(help: "The service (with --internet, the server).")
+    var service: String
+
+    @Argument(help: "The account.")
+    var account: String
+
+    @Flag(help: "The item is an internet password: SERVICE names a server.")
+    var internet = false
+
+    var id: ItemID {
+        internet ? .internetPassword(server: service, account: account) : .genericPassword(service: service, account: account)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List items (never their secrets).",
+        discussion: "Text output is one item per line: class, service, account and label, separated by tabs.")
+
+    @ParentCommand var root: CofferCommand
+
+    @Option(help: "Only items of this service.") var service: String?
+    @Flag(help: "Print a JSON array.") var json = false
+
+    func run() throws {
+        let vault = try root.vault.open()
+        let items = try vault.items(matching: ItemQuery(service: service))
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.dateEncodingStrategy = .iso8601
+            FileHandle.standardOutput.write(try encoder.encode(items.map(ItemSummary.init)) + Data("\n".utf8))
+        } else {
+            for item in items {
+                let kind = item.id.itemClass == .genericPassword ? "generic" : "internet"
+                print([kind, item.id.service, item.id.account, item.label ?? ""].joined(separator: "\t"))
+            }
+        }
+        let unreadable = try vault.unreadableRecordCount()
+        if unreadable > 0 {
+            Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed")
+        }
+    }
+}
+
+/// One item in `list --json`.
+struct ItemSummary: Encodable {
+    let itemClass: String
+    let service: String
+    let account: String
+    let label: String?
+    let comment: String?
+    let attributes: [String: String]
+    let created: Date
+    let modified: Date
+    let expiresAt: Date?
+    let internet: InternetAttributes?
+
+    enum CodingKeys: String, CodingKey {
+        case itemClass = "class", service, account, label, comment, attributes, created, modified, expiresAt, internet
+    }
+
+    init(_ item: ItemAttributes) {
+        itemClass = item.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword"
+        service = item.id.service
+        account = item.id.account
+        label = item.label
+        comment = item.comment
+        attributes = item.custom
+        created = item.created
+        modified = item.modified
+        expiresAt = item.expiresAt
+        internet = item.internet
+    }
+}

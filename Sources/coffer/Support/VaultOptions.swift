@@ -1,0 +1,39 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+/// Where the vault is and how to open it. Accepted before or after the subcommand.
+struct VaultOptions: ParsableArguments {
+    @Option(name: .customLong("vault"), help: ArgumentHelp("The vault file (default: $COFFER_VAULT, else the default vault).", valueName: "path"))
+    var path: String?
+
+    @Option(name: .customLong("passphrase-fd"), help: ArgumentHelp("Read the passphrase from this file descriptor.", valueName: "n"))
+    var passphraseFD: Int32?
+
+    @Option(name: .customLong("keyfile"), help: ArgumentHelp("Open the vault with this key file (default: $COFFER_KEYFILE).", valueName: "path"))
+    var keyFile: String?
+
+    var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    /// The vault file's URL.
+    func url() throws -> URL {
+        if let path = path ?? environment["COFFER_VAULT"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return try Vault.defaultURL()
+    }
+
+    /// The key file, if one was named.
+    var keyFileURL: URL? {
+        (keyFile ?? environment["COFFER_KEYFILE"]).flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+    }
+
+    /// The credential that opens the vault: the key file if named, else the passphrase.
+    func credential() throws -> VaultCredential {
+        if let keyFileURL { return .keyFile(keyFileURL) }
+        return .passphrase(try Passphrase.read(fd: passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: "))
+    }
+
+    /// Opens the vault, unlocked.
+    func open() throws -> Vault {
+        try Vault.open(at: try url(), unlock: try credential())
+    }
+}
