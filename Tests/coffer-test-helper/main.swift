@@ -1,1 +1,34 @@
-print("todo")
+import Coffer
+import Foundation
+
+// A second process for the vault tests. Commands:
+//   write-loop VAULT KEYFILE PREFIX COUNT   set PREFIX-0 ... PREFIX-(COUNT-1), then print "done"
+//   write-then-wait VAULT KEYFILE ACCOUNT   set ACCOUNT, print "written", then wait to be killed
+let arguments = CommandLine.arguments.dropFirst().map { $0 }
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("coffer-test-helper: \(message)\n".utf8))
+    exit(1)
+}
+guard arguments.count >= 4 else { fail("usage: write-loop|write-then-wait VAULT KEYFILE ...") }
+let service = "com.example.multiprocess"
+
+do {
+    let vault = try Vault.open(at: URL(fileURLWithPath: arguments[1]), unlock: .keyFile(URL(fileURLWithPath: arguments[2])))
+    switch arguments[0] {
+    case "write-loop":
+        guard arguments.count == 5, let count = Int(arguments[4]) else { fail("write-loop VAULT KEYFILE PREFIX COUNT") }
+        for index in 0..<count {
+            try vault.set(Data("\(arguments[3])-secret-\(index)".utf8), for: .genericPassword(service: service, account: "\(arguments[3])-\(index)"))
+        }
+        print("done")
+    case "write-then-wait":
+        try vault.set(Data("durable".utf8), for: .genericPassword(service: service, account: arguments[3]))
+        print("written")
+        fflush(stdout)
+        while true { sleep(60) }
+    default:
+        fail("unknown command \(arguments[0])")
+    }
+} catch {
+    fail("\(error)")
+}

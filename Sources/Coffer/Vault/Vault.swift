@@ -21,6 +21,8 @@ public final class Vault: Sendable {
     public let configuration: Configuration
 
     let vaultID: [UInt8]
+    /// The part of every item's associated data that does not depend on the row.
+    let itemAssociatedDataPrefix: [UInt8]
     let state: Mutex<State>
 
     struct State {
@@ -34,6 +36,7 @@ public final class Vault: Sendable {
     private init(url: URL, vaultID: [UInt8], connection: sending SQLiteConnection, configuration: Configuration) {
         self.url = url
         self.vaultID = vaultID
+        self.itemAssociatedDataPrefix = VaultFormat.itemAssociatedDataPrefix(vaultID: vaultID)
         self.id = vaultID.map { String(format: "%02x", $0) }.joined()
         self.configuration = configuration
         self.state = Mutex(State(connection: connection))

@@ -17,7 +17,12 @@ enum VaultFormat {
 
     /// Associated data of an item record: `"coffer:item" 0x00 || u32be(version) || vault_id || row_key`.
     static func itemAssociatedData(vaultID: [UInt8], rowKey: [UInt8]) -> [UInt8] {
-        Array("coffer:item".utf8) + [0] + bigEndianBytes(version) + vaultID + rowKey
+        itemAssociatedDataPrefix(vaultID: vaultID) + rowKey
+    }
+
+    /// Everything of an item's associated data but the row key, which is the same for a whole vault.
+    static func itemAssociatedDataPrefix(vaultID: [UInt8]) -> [UInt8] {
+        Array("coffer:item".utf8) + [0] + bigEndianBytes(version) + vaultID
     }
 
     /// Associated data of a wrapped vault key: `"coffer:slot" 0x00 || u32be(version) || vault_id || kind`.
@@ -28,8 +33,18 @@ enum VaultFormat {
     /// Blind-index input: `u8(class) || u32be(len) || service || u32be(len) || account`,
     /// names in Unicode NFC, UTF-8.
     static func blindIndexInput(_ id: ItemID) -> [UInt8] {
-        [id.itemClass.rawValue] + lengthPrefixed(Normalization.nfcBytes(id.service))
-            + lengthPrefixed(Normalization.nfcBytes(id.account))
+        var service = Normalization.nfc(id.service), account = Normalization.nfc(id.account)
+        var input: [UInt8] = []
+        input.reserveCapacity(9 + service.utf8.count + account.utf8.count)
+        input.append(id.itemClass.rawValue)
+        service.withUTF8 { appendLengthPrefixed($0, to: &input) }
+        account.withUTF8 { appendLengthPrefixed($0, to: &input) }
+        return input
+    }
+
+    private static func appendLengthPrefixed(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        output.append(contentsOf: bigEndianBytes(UInt32(bytes.count)))
+        output.append(contentsOf: bytes)
     }
 
     static let schema = [

@@ -4,34 +4,51 @@ extension Vault: CredentialStore {
     /// Creates or replaces an item in one durable transaction. `created` is kept from the
     /// item it replaces; `modified` is now.
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions()) throws(CofferError) {
-        try id.validate()
-        try options.validate(for: id.itemClass)
-        try Limits.checkSecret(size: secret.count)
+        try set([(id, secret, options)])
+    }
+
+    /// Sets many items in one transaction: all of them or none. For benchmarks and imports.
+    @_spi(Benchmarks)
+    public func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)]) throws(CofferError) {
+        for entry in entries {
+            try entry.id.validate()
+            try entry.options.validate(for: entry.id.itemClass)
+            try Limits.checkSecret(size: entry.secret.count)
+        }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
-            let rowKey = keys.rowKey(for: id)
-            let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
             try connection.transaction { () throws(CofferError) in
                 try Self.verifyKeyCheck(connection, keys)
-                var created = now
-                if let previous = try Self.record(at: rowKey, connection),
-                   var plaintext = AEAD.open(previous, key: keys.recordKey, associatedData: associatedData) {
-                    if let old = try? ItemRecord.decode(plaintext).attributes, !old.isExpired(at: now) {
-                        created = old.created
-                    }
-                    wipe(&plaintext)
-                }
-                let attributes = ItemAttributes(id: id, options: options, created: created, modified: now)
-                var plaintext = ItemRecord.encode(attributes, secret: secret)
-                let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
-                wipe(&plaintext)
-                try connection.with(
-                    "INSERT INTO items (row_key, record) VALUES (?1, ?2) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record"
-                ) { statement throws(CofferError) in
-                    try statement.bind(.blob(rowKey), .blob(sealed))
-                    try statement.run()
+                for entry in entries {
+                    try upsert(entry.secret, for: entry.id, options: entry.options, now: now, connection, keys)
                 }
             }
+        }
+    }
+
+    /// Writes one item inside the caller's write transaction, keeping `created` from the item it replaces.
+    private func upsert(
+        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys
+    ) throws(CofferError) {
+        let rowKey = keys.rowKey(for: id)
+        let associatedData = itemAssociatedDataPrefix + rowKey
+        var created = now
+        if let previous = try Self.record(at: rowKey, connection),
+           var plaintext = AEAD.open(previous, key: keys.recordKey, associatedData: associatedData) {
+            if let old = try? ItemRecord.decode(plaintext).attributes, !old.isExpired(at: now) {
+                created = old.created
+            }
+            wipe(&plaintext)
+        }
+        let attributes = ItemAttributes(id: id, options: options, created: created, modified: now)
+        var plaintext = ItemRecord.encode(attributes, secret: secret)
+        let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
+        wipe(&plaintext)
+        try connection.with(
+            "INSERT INTO items (row_key, record) VALUES (?1, ?2) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record"
+        ) { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey), .blob(sealed))
+            try statement.run()
         }
     }
 
@@ -151,7 +168,7 @@ extension Vault: CredentialStore {
             try Self.verifyKeyCheck(connection, keys)
             return nil
         }
-        let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
+        let associatedData = itemAssociatedDataPrefix + rowKey
         guard let plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
             try Self.verifyKeyCheck(connection, keys)
             throw .integrityFailure
@@ -167,7 +184,7 @@ extension Vault: CredentialStore {
             while try statement.step() {
                 let rowKey = statement.blob(at: 0)
                 let sealed = statement.blob(at: 1)
-                let associatedData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey)
+                let associatedData = itemAssociatedDataPrefix + rowKey
                 guard var plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
                     scan.unreadable += 1
                     continue

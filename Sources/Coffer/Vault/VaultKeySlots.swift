@@ -132,14 +132,14 @@ extension Vault {
     private func reseal(
         _ record: ScannedRecord, from old: VaultKeys, to new: VaultKeys, _ connection: SQLiteConnection
     ) throws(CofferError) {
-        let oldData = VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: record.rowKey)
+        let oldData = itemAssociatedDataPrefix + record.rowKey
         guard var plaintext = AEAD.open(record.sealed, key: old.recordKey, associatedData: oldData) else {
             throw .integrityFailure
         }
         defer { wipe(&plaintext) }
         let rowKey = new.rowKey(for: record.attributes.id)
         let resealed = AEAD.seal(
-            plaintext, key: new.recordKey, associatedData: VaultFormat.itemAssociatedData(vaultID: vaultID, rowKey: rowKey))
+            plaintext, key: new.recordKey, associatedData: itemAssociatedDataPrefix + rowKey)
         try connection.with("INSERT INTO items (row_key, record) VALUES (?1, ?2)") { statement throws(CofferError) in
             try statement.bind(.blob(rowKey), .blob(resealed))
             try statement.run()

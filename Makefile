@@ -1,0 +1,12 @@
+# The two commands: `make demo` and `make test`. Both install missing Debian packages first.
+.PHONY: demo test bench
+
+demo:
+	scripts/demo.sh
+
+test:
+	scripts/test.sh
+
+bench:
+	scripts/bootstrap.sh build
+	swift run -c release coffer-bench all

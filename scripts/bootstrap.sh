@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Coffer needs, when any are missing.
+#   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
+#   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus and python3
+set -euo pipefail
+
+packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
+if [ "${1:-build}" = test ]; then
+    packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "bootstrap: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+    sudo apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+    echo "bootstrap: Coffer needs these Debian packages: ${missing[*]}" >&2
+    echo "bootstrap: install them with: sudo apt-get install ${missing[*]}" >&2
+    exit 1
+fi
