@@ -24,7 +24,7 @@ do {
     case "write-then-wait":
         try vault.set(Data("durable".utf8), for: .genericPassword(service: service, account: arguments[3]))
         print("written")
-        fflush(stdout)
+        fflush(nil)
         while true { sleep(60) }
     default:
         fail("unknown command \(arguments[0])")
