@@ -30,7 +30,10 @@ let package = Package(
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
-        .testTarget(name: "CofferTests", dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper"]),
-        .testTarget(name: "cofferTests", dependencies: ["coffer"]),
+        .target(name: "CofferTestSupport", path: "Tests/CofferTestSupport"),
+        .testTarget(
+            name: "CofferTests", dependencies: ["Coffer", "CSodium", "CSQLite", "CofferTestSupport", "coffer-test-helper"],
+            exclude: ["Fixtures"]),
+        .testTarget(name: "cofferTests", dependencies: ["Coffer", "CofferTestSupport", "coffer"]),
     ]
 )

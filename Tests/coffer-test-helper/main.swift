@@ -4,7 +4,17 @@ import Foundation
 // A second process for the vault tests. Commands:
 //   write-loop VAULT KEYFILE PREFIX COUNT   set PREFIX-0 ... PREFIX-(COUNT-1), then print "done"
 //   write-then-wait VAULT KEYFILE ACCOUNT   set ACCOUNT, print "written", then wait to be killed
+//   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
+if arguments.first == "make-fixture", arguments.count == 2 {
+    do {
+        try Fixture.make(in: URL(fileURLWithPath: arguments[1]))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("coffer-test-helper: \(error)\n".utf8))
+        exit(1)
+    }
+}
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("coffer-test-helper: \(message)\n".utf8))
     exit(1)

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""An independent reader of Coffer vault format v1, written from docs/vault-format.md alone.
+
+It uses only Python's sqlite3, hashlib and unicodedata modules and the system libsodium
+through ctypes. It prints every live item as JSON, the secret in base64.
+
+    read_vault.py VAULT                 the passphrase is read from stdin
+    read_vault.py VAULT --keyfile PATH  open a key-file slot instead
+"""
+import base64
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import sqlite3
+import struct
+import sys
+import time
+import unicodedata
+
+sodium = ctypes.CDLL(ctypes.util.find_library("sodium") or "libsodium.so.23")
+if sodium.sodium_init() < 0:
+    sys.exit("libsodium failed to initialise")
+
+
+def aead_open(box, key, ad):
+    """Opens nonce(24) || ciphertext || tag(16); returns None if it does not authenticate."""
+    if len(box) < 40:
+        return None
+    out = ctypes.create_string_buffer(len(box) - 40 or 1)
+    out_len = ctypes.c_ulonglong(0)
+    status = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(
+        out, ctypes.byref(out_len), None, box[24:], ctypes.c_ulonglong(len(box) - 24),
+        ad, ctypes.c_ulonglong(len(ad)), box[:24], key)
+    return out.raw[:out_len.value] if status == 0 else None
+
+
+def argon2id(passphrase, salt, opslimit, memlimit):
+    out = ctypes.create_string_buffer(32)
+    status = sodium.crypto_pwhash(
+        out, ctypes.c_ulonglong(32), passphrase, ctypes.c_ulonglong(len(passphrase)), salt,
+        ctypes.c_ulonglong(opslimit), ctypes.c_size_t(memlimit), ctypes.c_int(2))
+    if status != 0:
+        sys.exit("argon2id failed (out of memory)")
+    return out.raw
+
+
+def subkey(master, key_id, length):
+    """crypto_kdf_derive_from_key, context "CofferV1", as plain BLAKE2b (section 3)."""
+    return hashlib.blake2b(b"", key=master, digest_size=length,
+                           salt=struct.pack("<Q", key_id) + bytes(8), person=b"CofferV1" + bytes(8)).digest()
+
+
+def nfc(text):
+    return unicodedata.normalize("NFC", text).encode("utf-8")
+
+
+def row_key(index_key, item_class, service, account):
+    s, a = nfc(service), nfc(account)
+    message = bytes([item_class]) + struct.pack(">I", len(s)) + s + struct.pack(">I", len(a)) + a
+    return hashlib.blake2b(message, key=index_key, digest_size=32).digest()
+
+
+def parse_plaintext(plain):
+    """Section 5.3: u8(class) then tag/length/value fields in ascending order."""
+    item = {"class": {1: "genericPassword", 2: "internetPassword"}[plain[0]], "attributes": {}}
+    names = {1: "service", 2: "account", 7: "label", 8: "comment", 0x10: "protocol", 0x12: "path",
+             0x13: "authenticationType"}
+    dates = {4: "created", 5: "modified", 6: "expires"}
+    offset, last = 1, 0
+    while offset < len(plain):
+        tag, length = plain[offset], struct.unpack(">I", plain[offset + 1:offset + 5])[0]
+        value = plain[offset + 5:offset + 5 + length]
+        if len(value) != length or not (tag > last or tag == last == 0x20):
+            raise ValueError("malformed record")
+        offset, last = offset + 5 + length, tag
+        if tag in names:
+            item[names[tag]] = value.decode("utf-8")
+        elif tag in dates:
+            item[dates[tag]] = struct.unpack(">q", value)[0]
+        elif tag == 3:
+            item["secret"] = base64.b64encode(value).decode()
+        elif tag == 0x11:
+            item["port"] = struct.unpack(">H", value)[0]
+        elif tag == 0x20:
+            name_length = struct.unpack(">I", value[:4])[0]
+            item["attributes"][value[4:4 + name_length].decode("utf-8")] = value[4 + name_length:].decode("utf-8")
+        else:
+            raise ValueError("unknown tag")
+    return item
+
+
+def main():
+    path = sys.argv[1]
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    assert db.execute("PRAGMA application_id").fetchone()[0] == 0x434F4652, "not a Coffer vault"
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1, "not format version 1"
+    vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
+
+    if "--keyfile" in sys.argv:
+        kind, kek_for = "keyfile", None
+        key = open(sys.argv[sys.argv.index("--keyfile") + 1], "rb").read()
+        assert len(key) == 32
+    else:
+        kind, key = "passphrase", nfc(sys.stdin.read().rstrip("\n"))
+
+    slot_ad = b"coffer:slot\x00" + struct.pack(">I", 1) + vault_id + kind.encode()
+    vault_key = None
+    for salt, ops, mem, wrapped in db.execute(
+            "SELECT salt, opslimit, memlimit, wrapped_key FROM key_slots WHERE kind = ?", (kind,)):
+        kek = argon2id(key, salt, ops, mem) if kind == "passphrase" else key
+        vault_key = aead_open(wrapped, kek, slot_ad)
+        if vault_key:
+            break
+    if not vault_key:
+        sys.exit("wrong passphrase or key")
+    record_key, index_key = subkey(vault_key, 1, 32), subkey(vault_key, 2, 32)
+    assert subkey(vault_key, 3, 16) == key_check, "key check mismatch"
+
+    now_ms = int(time.time() * 1000)
+    items, unreadable = [], 0
+    item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
+    for rk, record in db.execute("SELECT row_key, record FROM items"):
+        plain = aead_open(record, record_key, item_ad_prefix + rk)
+        if plain is None:
+            unreadable += 1
+            continue
+        item = parse_plaintext(plain)
+        assert row_key(index_key, plain[0], item["service"], item["account"]) == rk, "row key mismatch"
+        if item.get("expires", now_ms + 1) > now_ms:
+            items.append(item)
+    items.sort(key=lambda i: (i["class"], i["service"], i["account"]))
+    json.dump({"items": items, "unreadable": unreadable}, sys.stdout, ensure_ascii=False, sort_keys=True)
+
+
+main()

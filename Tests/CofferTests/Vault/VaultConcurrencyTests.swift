@@ -1,0 +1,92 @@
+import CofferTestSupport
+import Dispatch
+import Foundation
+import XCTest
+@testable import Coffer
+
+final class VaultConcurrencyTests: XCTestCase {
+    let folder = TemporaryFolder()
+    let helper = BuiltProducts.executable("coffer-test-helper")
+    let service = "com.example.multiprocess"
+
+    /// Many threads writing and reading one Vault at once: every write lands, every read sees a
+    /// complete value, and no error escapes.
+    func testManyThreads() throws {
+        let vault = try folder.makeVault()
+        let shared = ItemID.genericPassword(service: "s", account: "shared")
+        try vault.set(Data("initial".utf8), for: shared)
+        let failures = ErrorLog()
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in 0..<25 {
+                do {
+                    try vault.set(Data("t\(thread)-\(index)".utf8), for: .genericPassword(service: "s", account: "t\(thread)-\(index)"))
+                    try vault.set(Data("from-\(thread)".utf8), for: shared)
+                    let value = try vault.secret(for: shared).map { String(decoding: $0, as: UTF8.self) }
+                    if value != "initial" && !(value?.hasPrefix("from-") ?? false) { failures.add("torn read: \(value ?? "nil")") }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(failures.entries, [])
+        XCTAssertEqual(try vault.items(matching: ItemQuery(service: "s")).count, 8 * 25 + 1)
+    }
+
+    /// Two vault instances in one process (separate connections) writing at once never see
+    /// "database is locked".
+    func testTwoConnections() throws {
+        let first = try folder.makeVault()
+        let second = try Vault.open(at: folder.file("test.vault"), unlock: .passphrase(testPassphrase), configuration: .test())
+        let failures = ErrorLog()
+        DispatchQueue.concurrentPerform(iterations: 2) { which in
+            let vault = which == 0 ? first : second
+            for index in 0..<40 {
+                do { try vault.set(Data(), for: .genericPassword(service: "s", account: "\(which)-\(index)")) } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(failures.entries, [])
+        XCTAssertEqual(try first.items(matching: .all).count, 80)
+    }
+
+    /// Two other processes and this one write to one vault at once; all writes land, none fails.
+    func testTwoProcessesWritingAtOnce() throws {
+        try KeyFile.generate(at: folder.file("k.key"))
+        let vault = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
+        let vaultPath = folder.file("test.vault").path, keyPath = folder.file("k.key").path
+        let writers = try ["p1", "p2"].map {
+            try ChildProcess(helper, ["write-loop", vaultPath, keyPath, $0, "60"])
+        }
+        for index in 0..<30 { try vault.set(Data("local".utf8), for: .genericPassword(service: service, account: "local-\(index)")) }
+        for writer in writers {
+            let outcome = writer.wait(timeout: 120)
+            XCTAssertEqual(outcome.status, 0, outcome.stderrText)
+            XCTAssertEqual(outcome.stdoutText, "done\n")
+        }
+        let accounts = Set(try vault.items(matching: ItemQuery(service: service)).map(\.id.account))
+        XCTAssertEqual(accounts.count, 150)
+        XCTAssertEqual(try vault.secret(for: .genericPassword(service: service, account: "p2-59")), Data("p2-secret-59".utf8))
+    }
+
+    /// A write acknowledged by a process survives that process being killed with SIGKILL.
+    func testAcknowledgedWriteSurvivesKill9() throws {
+        try KeyFile.generate(at: folder.file("k.key"))
+        _ = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
+        let writer = try ChildProcess(helper, ["write-then-wait", folder.file("test.vault").path, folder.file("k.key").path, "survivor"])
+        XCTAssertTrue(writer.waitForLine("written", timeout: 60))
+        writer.kill(SIGKILL)
+        XCTAssertEqual(writer.wait(timeout: 10).status, SIGKILL)
+
+        let reopened = try Vault.open(at: folder.file("test.vault"), unlock: .keyFile(folder.file("k.key")), configuration: .test())
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "survivor")), Data("durable".utf8))
+    }
+}
+
+/// Errors collected from several threads.
+final class ErrorLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ entry: String) { lock.withLock { list.append(entry) } }
+    var entries: [String] { lock.withLock { list } }
+}

@@ -1,0 +1,93 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+@testable import Coffer
+
+/// docs/vault-format.md is exact enough for another implementation: an independent Python
+/// reader (Fixtures/read_vault.py, written from the document, using only sqlite3, hashlib and
+/// libsodium through ctypes) reads what Coffer writes, item for item.
+final class VaultFormatSpecTests: XCTestCase {
+    let folder = TemporaryFolder()
+    let reader = VaultFixtureTests.fixtures.appendingPathComponent("read_vault.py")
+
+    struct Dump: Decodable {
+        struct Entry: Decodable, Equatable {
+            let `class`: String, service: String, account: String, secret: String
+            let created: Int64, modified: Int64, expires: Int64?
+            let label: String?, comment: String?, attributes: [String: String]
+            let `protocol`: String?, port: Int?, path: String?, authenticationType: String?
+        }
+        let items: [Entry]
+        let unreadable: Int
+    }
+
+    private func readWithPython(_ vault: URL, _ arguments: [String] = [], passphrase: String? = nil) throws -> Dump {
+        let outcome = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", reader.path, vault.path] + arguments,
+            stdin: passphrase.map { Data($0.utf8) })
+        XCTAssertEqual(outcome.status, 0, outcome.stderrText)
+        return try JSONDecoder().decode(Dump.self, from: outcome.stdout)
+    }
+
+    /// What Coffer itself reads, in the reader's shape, for comparison.
+    private func readWithCoffer(_ vault: Vault) throws -> [Dump.Entry] {
+        try vault.items(matching: .all).map { attributes in
+            let item = try XCTUnwrap(try vault.item(for: attributes.id))
+            return Dump.Entry(
+                class: attributes.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword",
+                service: attributes.id.service, account: attributes.id.account, secret: item.secret.base64EncodedString(),
+                created: ItemRecord.milliseconds(attributes.created), modified: ItemRecord.milliseconds(attributes.modified),
+                expires: attributes.expiresAt.map(ItemRecord.milliseconds), label: attributes.label, comment: attributes.comment,
+                attributes: attributes.custom, protocol: attributes.internet?.protocol, port: attributes.internet?.port,
+                path: attributes.internet?.path, authenticationType: attributes.internet?.authenticationType)
+        }.sorted { ($0.class, $0.service, $0.account) < ($1.class, $1.service, $1.account) }
+    }
+
+    /// The Python reader opens the committed fixture with the passphrase and with the key file and
+    /// sees exactly what Coffer sees.
+    func testPythonReadsFixture() throws {
+        let copy = try VaultFixtureTests.copyFixture(into: folder)
+        let expected = try readWithCoffer(try Vault.open(at: copy.vault, unlock: .keyFile(copy.key)))
+        XCTAssertEqual(expected.count, 6)
+        XCTAssertEqual(try readWithPython(copy.vault, passphrase: "coffer fixture v1").items, expected)
+        XCTAssertEqual(try readWithPython(copy.vault, ["--keyfile", copy.key.path]).items, expected)
+    }
+
+    /// The Python reader reads a fresh vault after replaces, removals, a passphrase change and a
+    /// key rotation, including NFD names, binary secrets and a tampered record it must reject.
+    func testPythonReadsFreshVault() throws {
+        let vault = try folder.makeVault()
+        try vault.set(Data([0, 1, 2, 255]), for: .genericPassword(service: "cafe\u{301}", account: "Zoë"),
+                      options: ItemOptions(label: "e\u{301}", custom: ["b": "2", "a": "1"]))
+        try vault.set(Data("x".utf8), for: .internetPassword(server: "h", account: "u"),
+                      options: ItemOptions(internet: InternetAttributes(protocol: "ssh", port: 22)))
+        try vault.set(Data("y".utf8), for: .genericPassword(service: "gone", account: "u"))
+        try vault.remove(.genericPassword(service: "gone", account: "u"))
+        try vault.set(Data("z".utf8), for: .genericPassword(service: "s", account: "later"),
+                      options: ItemOptions(expiresAt: Date().addingTimeInterval(3600)))
+        try vault.changePassphrase(from: testPassphrase, to: "another passphrase")
+        try vault.rotateVaultKey(credentials: [.passphrase("another passphrase")])
+
+        let dump = try readWithPython(folder.file("test.vault"), passphrase: "another passphrase")
+        XCTAssertEqual(dump.items, try readWithCoffer(vault))
+        XCTAssertEqual(dump.items.first { $0.account == "Zoë" }?.service, "caf\u{E9}")
+        XCTAssertEqual(dump.unreadable, 0)
+
+        let raw = try RawVaultFile(folder.file("test.vault"))
+        var row = try XCTUnwrap(raw.items().first)
+        row.record[row.record.count - 1] ^= 1
+        try raw.setRecord(row.record, at: row.rowKey)
+        XCTAssertEqual(try readWithPython(folder.file("test.vault"), passphrase: "another passphrase").unreadable, 1)
+    }
+
+    /// The file carries the documented application id and format version.
+    func testHeader() throws {
+        _ = try folder.makeVault()
+        let raw = try RawVaultFile(folder.file("test.vault"))
+        XCTAssertEqual(try raw.rows("PRAGMA application_id").first?.first as? Int64, 0x434F_4652)
+        XCTAssertEqual(try raw.rows("PRAGMA user_version").first?.first as? Int64, 1)
+        XCTAssertEqual(try raw.rows("PRAGMA journal_mode").first?.first as? String, "wal")
+        XCTAssertEqual(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] as? String },
+                       ["items", "key_slots", "vault"])
+    }
+}
