@@ -4,6 +4,7 @@ import Foundation
 // A second process for the vault tests. Commands:
 //   write-loop VAULT KEYFILE PREFIX COUNT   set PREFIX-0 ... PREFIX-(COUNT-1), then print "done"
 //   write-then-wait VAULT KEYFILE ACCOUNT   set ACCOUNT, print "written", then wait to be killed
+//   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 if arguments.first == "make-fixture", arguments.count == 2 {
@@ -19,11 +20,16 @@ func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("coffer-test-helper: \(message)\n".utf8))
     exit(1)
 }
-guard arguments.count >= 4 else { fail("usage: write-loop|write-then-wait VAULT KEYFILE ...") }
+guard arguments.count >= 3 else { fail("usage: write-loop|write-then-wait|open-or-create VAULT KEYFILE ...") }
 let service = "com.example.multiprocess"
 
 do {
-    let vault = try Vault.open(at: URL(fileURLWithPath: arguments[1]), unlock: .keyFile(URL(fileURLWithPath: arguments[2])))
+    let vaultURL = URL(fileURLWithPath: arguments[1]), credential = VaultCredential.keyFile(URL(fileURLWithPath: arguments[2]))
+    if arguments[0] == "open-or-create" {
+        print(try Vault.openOrCreate(at: vaultURL, unlock: credential).id)
+        exit(0)
+    }
+    let vault = try Vault.open(at: vaultURL, unlock: credential)
     switch arguments[0] {
     case "write-loop":
         guard arguments.count == 5, let count = Int(arguments[4]) else { fail("write-loop VAULT KEYFILE PREFIX COUNT") }

@@ -53,21 +53,26 @@ final class SQLiteConnection {
     /// IMMEDIATE takes the write lock up front, so the busy handler covers every wait and a
     /// read-then-write upgrade can never fail with SQLITE_BUSY_SNAPSHOT.
     func transaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        try execute("BEGIN IMMEDIATE")
+        try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try run("COMMIT")
             return result
         } catch {
-            try? execute("ROLLBACK")
+            try? run("ROLLBACK")
             throw error
         }
     }
 
+    /// Runs one cached statement that takes no parameters and returns no rows.
+    private func run(_ sql: String) throws(CofferError) {
+        try with(sql) { statement throws(CofferError) in try statement.run() }
+    }
+
     /// Runs `body` in a deferred (read) transaction, so all its reads see one snapshot.
     func readTransaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        try execute("BEGIN")
-        defer { try? execute("COMMIT") }
+        try run("BEGIN")
+        defer { try? run("COMMIT") }
         return try body()
     }
 

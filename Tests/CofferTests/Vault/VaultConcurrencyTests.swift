@@ -69,6 +69,17 @@ final class VaultConcurrencyTests: XCTestCase {
         XCTAssertEqual(try vault.secret(for: .genericPassword(service: service, account: "p2-59")), Data("p2-secret-59".utf8))
     }
 
+    /// Processes racing to create the same vault all end up with one vault, never a half-made one.
+    func testConcurrentCreation() throws {
+        try KeyFile.generate(at: folder.file("k.key"))
+        let path = folder.file("raced.vault").path
+        let racers = try (0..<4).map { _ in try ChildProcess(helper, ["open-or-create", path, folder.file("k.key").path]) }
+        let outcomes = racers.map { $0.wait(timeout: 60) }
+        XCTAssertEqual(outcomes.map(\.status), [0, 0, 0, 0], outcomes.map(\.stderrText).joined())
+        XCTAssertEqual(Set(outcomes.map(\.stdoutText)).count, 1, "every process sees the same vault")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), ["k.key", "raced.vault"])
+    }
+
     /// A write acknowledged by a process survives that process being killed with SIGKILL.
     func testAcknowledgedWriteSurvivesKill9() throws {
         try KeyFile.generate(at: folder.file("k.key"))
