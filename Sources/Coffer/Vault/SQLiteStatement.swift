@@ -14,6 +14,11 @@ final class SQLiteStatement {
 
     /// Binds parameters from 1 up, in order.
     func bind(_ values: SQLiteValue...) throws(CofferError) {
+        try bind(values)
+    }
+
+    /// Binds parameters from 1 up, in order.
+    func bind(_ values: [SQLiteValue]) throws(CofferError) {
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let status: Int32 = switch value {

@@ -50,6 +50,12 @@ struct SlotRow: Sendable {
         }
     }
 
+    /// The `kdf`, `opslimit`, `memlimit` and `salt` columns: set for passphrase slots, NULL otherwise.
+    private var kdfColumns: [SQLiteValue] {
+        guard let cost, let salt else { return [.null, .null, .null, .null] }
+        return [.text(Argon2id.algorithmName), .integer(Int64(cost.operations)), .integer(Int64(cost.memoryBytes)), .blob(salt)]
+    }
+
     /// Inserts a new slot and returns its id.
     func insert(_ connection: SQLiteConnection) throws(CofferError) -> Int64 {
         try connection.with(
@@ -58,11 +64,7 @@ struct SlotRow: Sendable {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING slot_id
             """
         ) { statement throws(CofferError) in
-            try statement.bind(
-                .text(kind), cost == nil ? .null : .text(Argon2id.algorithmName),
-                cost.map { .integer(Int64($0.operations)) } ?? .null,
-                cost.map { .integer(Int64($0.memoryBytes)) } ?? .null,
-                salt.map { .blob($0) } ?? .null, .blob(wrappedKey), .integer(created))
+            try statement.bind([.text(kind)] + kdfColumns + [.blob(wrappedKey), .integer(created)])
             guard try statement.step() else { throw .corruptVault(reason: "slot insert returned no id") }
             let id = statement.int64(at: 0)
             try statement.run()
@@ -79,11 +81,7 @@ struct SlotRow: Sendable {
             WHERE slot_id = ?1 AND wrapped_key = ?7
             """
         ) { statement throws(CofferError) in
-            try statement.bind(
-                .integer(id), cost == nil ? .null : .text(Argon2id.algorithmName),
-                cost.map { .integer(Int64($0.operations)) } ?? .null,
-                cost.map { .integer(Int64($0.memoryBytes)) } ?? .null,
-                salt.map { .blob($0) } ?? .null, .blob(wrappedKey), .blob(previous))
+            try statement.bind([.integer(id)] + kdfColumns + [.blob(wrappedKey), .blob(previous)])
             try statement.run()
             return connection.changes == 1
         }
