@@ -24,6 +24,7 @@ public protocol CredentialStore: Sendable {
 }
 
 extension CredentialStore {
+    /// Reads the whole item and returns its secret. Stores with a faster path override this.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
         try item(for: id)?.secret
     }

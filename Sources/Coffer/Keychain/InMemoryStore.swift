@@ -12,6 +12,7 @@ public final class InMemoryStore: CredentialStore {
         self.now = now
     }
 
+    /// Creates or replaces the item, keeping `created` from the item it replaces.
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
         try id.validate()
         try options.validate(for: id.itemClass)
@@ -24,6 +25,7 @@ public final class InMemoryStore: CredentialStore {
         }
     }
 
+    /// The item, or `nil` when it is absent or expired.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
         let now = now()
         return items.withLock { items in
@@ -36,11 +38,13 @@ public final class InMemoryStore: CredentialStore {
         }
     }
 
+    /// Removes the item. Returns whether there was one.
     @discardableResult
     public func remove(_ id: ItemID) throws(CofferError) -> Bool {
         items.withLock { $0.removeValue(forKey: id) != nil }
     }
 
+    /// The attributes of the live items the query selects, in store order.
     public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
         let now = now()
         return items.withLock { items in
@@ -49,6 +53,7 @@ public final class InMemoryStore: CredentialStore {
         }
     }
 
+    /// Removes the live items the query selects, and every expired item.
     @discardableResult
     public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
         let now = now()

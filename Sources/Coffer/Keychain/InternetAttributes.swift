@@ -9,6 +9,7 @@ public struct InternetAttributes: Sendable, Hashable, Codable {
     /// The authentication type, for example `httpBasic` or `oauth2`.
     public var authenticationType: String?
 
+    /// Creates internet attributes; every field is optional.
     public init(protocol: String? = nil, port: Int? = nil, path: String? = nil, authenticationType: String? = nil) {
         self.protocol = `protocol`
         self.port = port

@@ -7,6 +7,7 @@ public struct Item: Sendable, Hashable, CustomStringConvertible, CustomReflectab
     /// The secret bytes.
     public var secret: Data
 
+    /// Creates an item value.
     public init(attributes: ItemAttributes, secret: Data) {
         self.attributes = attributes
         self.secret = secret

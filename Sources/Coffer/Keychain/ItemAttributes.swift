@@ -19,6 +19,7 @@ public struct ItemAttributes: Sendable, Hashable, CustomStringConvertible {
     /// Protocol, port, path and authentication type of an internet password.
     public var internet: InternetAttributes?
 
+    /// Creates attributes; stores fill `created` and `modified` themselves when they set items.
     public init(
         id: ItemID, label: String? = nil, comment: String? = nil, custom: [String: String] = [:],
         created: Date, modified: Date, expiresAt: Date? = nil, internet: InternetAttributes? = nil

@@ -13,6 +13,7 @@ public struct ItemOptions: Sendable, Hashable {
     /// Protocol, port, path and authentication type; only for internet passwords.
     public var internet: InternetAttributes?
 
+    /// Creates options; every field is optional.
     public init(
         label: String? = nil, comment: String? = nil, custom: [String: String] = [:],
         expiresAt: Date? = nil, internet: InternetAttributes? = nil

@@ -9,6 +9,7 @@ public struct ItemQuery: Sendable, Hashable {
     /// Custom attributes that must all be present with these values.
     public var custom: [String: String]
 
+    /// Creates a query; leave a field `nil` (or `custom` empty) to match anything.
     public init(itemClass: ItemClass? = nil, service: String? = nil, account: String? = nil, custom: [String: String] = [:]) {
         self.itemClass = itemClass
         self.service = service

@@ -13,6 +13,7 @@ extension Vault {
         /// The clock that decides expiry. Inject one in tests.
         public var now: @Sendable () -> Date
 
+        /// Creates a configuration; every setting has a default.
         public init(
             passphraseCost: PassphraseCost = .moderate,
             autoLockAfter: Duration? = nil,

@@ -52,6 +52,8 @@ extension Vault: CredentialStore {
         }
     }
 
+    /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
+    /// Throws ``CofferError/integrityFailure`` if its record fails authentication.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> Item? in
@@ -66,6 +68,7 @@ extension Vault: CredentialStore {
         }
     }
 
+    /// The item's secret, or `nil` when it is absent or expired. Decodes only the secret and expiry.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> Data? in
@@ -80,6 +83,7 @@ extension Vault: CredentialStore {
         }
     }
 
+    /// Removes the item in one durable transaction. Returns whether a row was removed.
     @discardableResult
     public func remove(_ id: ItemID) throws(CofferError) -> Bool {
         try withUnlockedKeys { connection, keys throws(CofferError) in
@@ -110,6 +114,7 @@ extension Vault: CredentialStore {
         }
     }
 
+    /// Removes every readable item the query selects (and purges expired ones) in one transaction.
     @discardableResult
     public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
         if let id = query.exactID {
