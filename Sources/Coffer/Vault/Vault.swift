@@ -217,8 +217,7 @@ public final class Vault: Sendable {
     }
 
     private func scheduleAutoLock(generation: Int, after delay: Duration) {
-        let nanoseconds = Int(clamping: delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
             self?.autoLockIfIdle(generation: generation)
         }
     }
