@@ -35,8 +35,22 @@ struct SecretCollectionSession {
         }
     }
 
+    /// Makes `existing` (the items of one identity, newest first) a single item with these
+    /// attributes, label and secret: the newest is rewritten in place and the others deleted,
+    /// or a new item is created when there is none. The item is never absent on the way.
+    func upsert(
+        _ existing: [SecretServiceItem], attributes: [String: String], label: String, secret: UnsafeRawBufferPointer
+    ) throws(CofferError) {
+        if let newest = existing.first {
+            try update(newest, attributes: attributes, label: label, secret: secret)
+        } else {
+            try create(attributes: attributes, label: label, secret: secret)
+        }
+        for duplicate in existing.dropFirst() { try delete(duplicate) }
+    }
+
     /// Creates an item, replacing one with exactly the same attributes.
-    func create(attributes: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(CofferError) {
+    private func create(attributes: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(CofferError) {
         let value = Self.value(secret)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
@@ -50,7 +64,7 @@ struct SecretCollectionSession {
 
     /// Rewrites an existing item in place, so the daemon keeps its identity and creation time.
     /// The secret goes first; attributes and label follow only when they differ.
-    func update(_ item: SecretServiceItem, attributes: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(CofferError) {
+    private func update(_ item: SecretServiceItem, attributes: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(CofferError) {
         let value = Self.value(secret)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var error: UnsafeMutablePointer<GError>?
@@ -68,6 +82,13 @@ struct SecretCollectionSession {
                 throw GLibErrors.take(error, deadline: deadline, doing: "setting a label")
             }
         }
+    }
+
+    /// Deletes every item whose attributes include `attributes`. Returns whether there was any.
+    func deleteAll(_ attributes: [String: String]) throws(CofferError) -> Bool {
+        let items = try search(attributes)
+        for item in items { try delete(item) }
+        return !items.isEmpty
     }
 
     /// Deletes an item. An item that is already gone counts as deleted.

@@ -41,14 +41,10 @@ public final class SecretServiceStore: CredentialStore {
         let label = SecretServiceItemFormat.label(for: id, options: options)
         let now = now()
         try withCollection { session throws(CofferError) in
-            let current = try found(named: id, in: session, now: now)
+            let existing = try found(named: id, in: session, now: now)?.items ?? []
             try withBytes(secret) { bytes throws(CofferError) in
-                guard let newest = current?.items.first else {
-                    return try session.create(attributes: attributes, label: label, secret: bytes)
-                }
-                try session.update(newest, attributes: attributes, label: label, secret: bytes)
+                try session.upsert(existing, attributes: attributes, label: label, secret: bytes)
             }
-            for duplicate in current?.items.dropFirst() ?? [] { try session.delete(duplicate) }
         }
     }
 
@@ -67,9 +63,7 @@ public final class SecretServiceStore: CredentialStore {
     @discardableResult
     public func remove(_ id: ItemID) throws(CofferError) -> Bool {
         try withCollection { session throws(CofferError) -> Bool in
-            let items = try session.search(SecretServiceItemFormat.identity(id))
-            for item in items { try session.delete(item) }
-            return !items.isEmpty
+            try session.deleteAll(SecretServiceItemFormat.identity(id))
         }
     }
 

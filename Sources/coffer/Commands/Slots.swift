@@ -21,6 +21,7 @@ struct Slots: ParsableCommand {
                 case .passphrase(let cost): "passphrase\targon2id ops=\(cost.operations) mem=\(cost.memoryBytes >> 20)MiB"
                 case .keyFile: "keyfile\t-"
                 case .key: "key\t-"
+                case .secretService: "secret-service\t-"
                 case .other(let name): "\(name)\t-"
                 }
                 print("\(slot.id)\t\(kind)\t\(formatter.string(from: slot.created))")
