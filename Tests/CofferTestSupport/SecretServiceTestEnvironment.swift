@@ -49,5 +49,7 @@ public enum SecretServiceTestEnvironment {
     public struct MissingSecretService: Error, CustomStringConvertible {
         public let message: String
         public var description: String { message }
+
+        public init(message: String) { self.message = message }
     }
 }

@@ -89,9 +89,10 @@ enum SecretServiceConnection {
         if let problem = sessionBusAddressProblem() { return .noSessionBus(problem) }
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.pointer, &error) else {
-            let failure = GLibErrors.take(error, deadline: deadline, doing: "connecting to the session bus")
-            if failure == .timeout { throw failure }
-            return .noSessionBus(failure.description)
+            switch GLibErrors.take(error, deadline: deadline, doing: "cannot connect") {
+            case .secretServiceUnavailable(let reason): return .noSessionBus(reason)
+            case let failure: throw failure
+            }
         }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         // GDBus's shared connection exits the process when the bus goes away, unless told not to.
