@@ -29,7 +29,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: ["Coffer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "coffer-bench", dependencies: ["Coffer", "CSodium", "CSQLite"]),
+        .executableTarget(name: "coffer-bench", dependencies: ["Coffer", "CSodium", "CSQLite", "CLibSecret"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),

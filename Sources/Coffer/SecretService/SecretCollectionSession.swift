@@ -6,19 +6,26 @@ import Foundation
 /// Attributes go to libsecret as `GHashTable`s with no schema: libsecret then neither rejects
 /// attributes a schema does not declare nor adds `xdg:schema` on its own; Coffer writes
 /// `xdg:schema` itself and searches without it, as `secret-tool` does.
+///
+/// Searches go through libsecret's service object and keep the items under the collection's
+/// path; only creating an item needs a proxy of the collection itself.
 struct SecretCollectionSession {
-    let collection: GObjectReference<SecretCollection>
+    let service: GObjectReference<CLibSecret.SecretService>
+    /// The D-Bus path of the default collection, checked unlocked for this operation.
+    let collectionPath: String
     let deadline: OperationDeadline
 
-    /// The items whose attributes include all of `attributes`, secrets not loaded.
+    /// The collection's items whose attributes include all of `attributes`, secrets not loaded.
     /// Throws ``CofferError/locked`` if any of them is locked.
     func search(_ attributes: [String: String]) throws(CofferError) -> [SecretServiceItem] {
         var error: UnsafeMutablePointer<GError>?
         let list = GLibStrings.withTable(attributes) { table in
-            secret_collection_search_sync(collection.pointer, nil, table, SECRET_SEARCH_ALL, deadline.pointer, &error)
+            secret_service_search_sync(service.pointer, nil, table, SECRET_SEARCH_ALL, deadline.pointer, &error)
         }
         if let error { throw GLibErrors.take(error, deadline: deadline, doing: "searching the collection") }
+        let prefix = collectionPath + "/"
         let items = GLibStrings.takeObjects(list, as: SecretItem.self).map(SecretServiceItem.init(taking:))
+            .filter { $0.path.hasPrefix(prefix) }
         if items.contains(where: \.isLocked) { throw .locked }
         return items
     }
@@ -53,6 +60,7 @@ struct SecretCollectionSession {
     private func create(attributes: [String: String], label: String, secret: UnsafeRawBufferPointer) throws(CofferError) {
         let value = Self.value(secret)
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let collection = try collectionProxy()
         var error: UnsafeMutablePointer<GError>?
         let item = GLibStrings.withTable(attributes) { table in
             secret_item_create_sync(
@@ -102,6 +110,22 @@ struct SecretCollectionSession {
             }
             throw GLibErrors.take(error, deadline: deadline, doing: "deleting an item")
         }
+    }
+
+    /// A proxy of the default collection, for creating items. It must still be the collection
+    /// checked unlocked at the start of the operation.
+    private func collectionProxy() throws(CofferError) -> GObjectReference<SecretCollection> {
+        var error: UnsafeMutablePointer<GError>?
+        let collection = secret_collection_for_alias_sync(
+            service.pointer, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, deadline.pointer, &error)
+        if let error { throw GLibErrors.take(error, deadline: deadline, doing: "reading the default collection") }
+        guard let collection else { throw .locked }
+        let reference = GObjectReference(taking: collection)
+        let path = String(cString: g_dbus_proxy_get_object_path(UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)))
+        guard path == collectionPath else {
+            throw .secretServiceUnavailable(reason: "the default collection changed during the operation; try again")
+        }
+        return reference
     }
 
     /// A libsecret value holding a copy of `secret` (in libsecret's non-pageable memory).

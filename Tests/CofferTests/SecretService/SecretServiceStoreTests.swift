@@ -114,6 +114,23 @@ extension SecretServiceStoreTests {
         XCTAssertEqual(try store.secret(for: id), Data("three".utf8))
     }
 
+    /// Items in another collection (here the session collection) are not the default collection's: not read, listed or removed.
+    func testOnlyTheDefaultCollectionIsUsed() throws {
+        let stored = try SecretServiceTestEnvironment.secretTool(
+            ["store", "--label=elsewhere", "--collection=session", "service", service, "username", "hana"], stdin: Data("other".utf8))
+        XCTAssertEqual(stored.status, 0, stored.stderrText)
+        defer { _ = try? SecretServiceTestEnvironment.secretTool(["clear", "service", service, "username", "hana"]) }
+        let id = ItemID.genericPassword(service: service, account: "hana")
+        XCTAssertNil(try store.item(for: id))
+        XCTAssertEqual(try store.items(matching: ItemQuery(service: service)), [])
+        XCTAssertFalse(try store.remove(id))
+
+        try store.set(Data("mine".utf8), for: id)
+        XCTAssertEqual(try store.secret(for: id), Data("mine".utf8))
+        let all = try SecretServiceTestEnvironment.secretTool(["search", "--all", "service", service, "username", "hana"])
+        XCTAssertTrue(all.stdoutText.contains("secret = other"), "the other collection's item is untouched: \(all.stdoutText)")
+    }
+
     /// With gnome-keyring running and unlocked, the status is available.
     func testStatusIsAvailable() throws {
         XCTAssertEqual(try SecretService.status(), .available)
