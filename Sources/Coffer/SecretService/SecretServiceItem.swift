@@ -35,9 +35,9 @@ final class SecretServiceItem {
     private func withSecret<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R? {
         guard let value = secret_item_get_secret(reference.pointer) else { return nil }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        var length = 0
+        var length: gsize = 0
         guard let bytes = secret_value_get(value, &length) else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
-        return body(UnsafeRawBufferPointer(start: bytes, count: length))
+        return body(UnsafeRawBufferPointer(start: bytes, count: Int(length)))
     }
 
     /// The newest first; ties broken by D-Bus path, so the choice is the same every time.

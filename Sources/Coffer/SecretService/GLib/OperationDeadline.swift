@@ -11,14 +11,18 @@ final class OperationDeadline {
     let cancellable: GObjectReference<GCancellable>
     /// When the operation must be over.
     let instant: ContinuousClock.Instant
-    private let timer: DispatchWorkItem
+    /// A timer source rather than `asyncAfter`: cancelling it releases its handler at once, so
+    /// finished operations leave nothing queued behind them.
+    private let timer: any DispatchSourceTimer
 
     init(timeout: Duration) {
         let cancellable = GObjectReference(taking: g_cancellable_new()!)
         self.cancellable = cancellable
         instant = .now + timeout
-        timer = DispatchWorkItem { g_cancellable_cancel(cancellable.pointer) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.dispatchInterval, execute: timer)
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { g_cancellable_cancel(cancellable.pointer) }
+        timer.schedule(deadline: .now() + timeout.dispatchInterval)
+        timer.resume()
     }
 
     deinit {
