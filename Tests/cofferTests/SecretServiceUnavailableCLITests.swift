@@ -24,17 +24,24 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
         try ProcessRunner.run(coffer, arguments, environment: environment, timeout: .seconds(30))
     }
 
-    /// Runs `script` under its own dbus-run-session with gnome-keyring started by scripts/with-secret-service.sh.
-    private func withPrivateKeyring(_ script: String) throws -> ProcessResult {
-        for tool in ["dbus-run-session", "gnome-keyring-daemon", "dbus-send"] where try ProcessRunner.run("which", [tool]).status != 0 {
+    /// Fails (when the run requires a Secret Service) or skips, saying why, when a tool is missing.
+    private func requireTools(_ tools: [String]) throws {
+        for tool in tools where try ProcessRunner.run("which", [tool]).status != 0 {
             let message = "\(tool) is not installed (scripts/bootstrap.sh test installs it)"
             if SecretServiceTestEnvironment.isRequired { throw SecretServiceTestEnvironment.MissingSecretService(message: message) }
             throw XCTSkip(message)
         }
+    }
+
+    /// Runs `script` under a bus of its own, with gnome-keyring started by scripts/with-secret-service.sh
+    /// when `keyring` is set. `$COFFER` names the coffer program.
+    private func onPrivateBus(keyring: Bool = true, _ script: String) throws -> ProcessResult {
+        try requireTools(["dbus-run-session", "dbus-send"] + (keyring ? ["gnome-keyring-daemon"] : []))
         var environment = ProcessInfo.processInfo.environment
         environment["COFFER"] = coffer
         let wrapper = SecretServiceTestEnvironment.packageRoot.appendingPathComponent("scripts/with-secret-service.sh").path
-        return try ProcessRunner.run("dbus-run-session", ["--", wrapper, "bash", "-c", script], environment: environment, timeout: .seconds(60))
+        let command = (keyring ? [wrapper] : []) + ["bash", "-c", script]
+        return try ProcessRunner.run("dbus-run-session", ["--"] + command, environment: environment, timeout: .seconds(60))
     }
 
     /// With no session bus at all, the Secret Service backend fails at once with exit 69, and doctor says "no session bus".
@@ -59,15 +66,14 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
 
     /// On a bus with no daemon, the failure is fast and typed, and nothing starts one by D-Bus activation.
     func testNoDaemonFailsFastWithoutActivation() throws {
-        let environment = ProcessInfo.processInfo.environment
-        let result = try ProcessRunner.run("dbus-run-session", ["--", "bash", "-c", """
+        let result = try onPrivateBus(keyring: false, """
             start=$(date +%s%N)
             "$COFFER" --backend secret-service get s a; echo "status=$?"
             echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
             "$COFFER" doctor | grep '^secret service'
             dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep boolean
-            """], environment: environment.merging(["COFFER": coffer]) { $1 }, timeout: .seconds(60))
+            """)
         XCTAssertTrue(result.stdoutText.contains("status=69\n"), result.stdoutText + result.stderrText)
         XCTAssertTrue(result.stderrText.contains("coffer: Secret Service unavailable: no Secret Service daemon"), result.stderrText)
         XCTAssertTrue(result.stdoutText.contains("secret service: no daemon\n"), result.stdoutText)
@@ -76,9 +82,9 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
         XCTAssertLessThan(milliseconds, 2000)
     }
 
-    /// A daemon that stops answering (SIGSTOP) makes every call fail with the timeout error (75) once the configured timeout is up.
+    /// A daemon that stops answering (SIGSTOP) makes calls and the status check fail with the timeout error (75) once the configured timeout is up.
     func testFrozenDaemonTimesOut() throws {
-        let result = try withPrivateKeyring("""
+        let result = try onPrivateBus("""
             pid=$(dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '/uint32/ {print $2}')
             trap 'kill -CONT $pid; kill $pid' EXIT
@@ -87,8 +93,11 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
             start=$(date +%s%N)
             "$COFFER" --backend secret-service --secret-service-timeout 1 get s a; echo "status=$?"
             echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+            "$COFFER" --secret-service-timeout 1 doctor | grep '^secret service'
             """)
         XCTAssertTrue(result.stdoutText.contains("status=75\n"), result.stdoutText + result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("secret service: unusable (the Secret Service did not answer in time)\n"),
+                      "status() times out too: \(result.stdoutText)")
         XCTAssertTrue(result.stderrText.contains("coffer: the Secret Service did not answer in time"), result.stderrText)
         let milliseconds = try XCTUnwrap(result.stdoutText.split(separator: "\n").first { $0.hasPrefix("ms=") }.flatMap { Int($0.dropFirst(3)) })
         XCTAssertGreaterThanOrEqual(milliseconds, 900, "it waited for the timeout")
@@ -97,7 +106,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
 
     /// A locked collection reads and writes as locked (exit 2) at once: never as absent, and with no unlock prompt.
     func testLockedCollectionIsLockedNotAbsent() throws {
-        let result = try withPrivateKeyring("""
+        let result = try onPrivateBus("""
             printf x | "$COFFER" --backend secret-service set s a || exit 9
             collection=$(dbus-send --session --print-reply --dest=org.freedesktop.secrets /org/freedesktop/secrets \
                 org.freedesktop.Secret.Service.ReadAlias string:default | awk '/object path/ {print $3}' | tr -d '"')

@@ -6,7 +6,7 @@ import Foundation
 /// Service may take. Accepted before or after the subcommand.
 struct BackendOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "Where items live: vault or secret-service (default: $COFFER_BACKEND, else vault).", valueName: "backend"))
+        "Where get, set, delete and list find items: vault or secret-service (default: $COFFER_BACKEND, else vault).", valueName: "backend"))
     var backend: Backend?
 
     @Option(name: .customLong("unlock"), help: ArgumentHelp(
