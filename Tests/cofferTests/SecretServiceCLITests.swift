@@ -71,6 +71,28 @@ final class SecretServiceCLITests: XCTestCase {
         }
     }
 
+    /// A Secret Service slot added with `slots add` survives `rotate-key`, and `slots remove` deletes its key from the keyring.
+    func testSlotCommandsManageTheSecretServiceSlot() throws {
+        XCTAssertEqual(try coffer(["init", "--kdf", "interactive", "--passphrase-fd", "0"], stdin: "pw").status, 0)
+        XCTAssertEqual(try coffer(["set", service, "dora"], stdin: "kept", extra: ["COFFER_PASSPHRASE": "pw"]).status, 0)
+        let added = try coffer(["slots", "add", "--add-secret-service"], extra: ["COFFER_PASSPHRASE": "pw"])
+        XCTAssertEqual(added.status, 0, added.stderrText)
+        XCTAssertEqual(added.stdoutText, "added slot 2: Secret Service\n")
+
+        XCTAssertEqual(try coffer(["rotate-key"]).status, 64, "rotation must open every slot: the passphrase one too")
+        let rotated = try coffer(["rotate-key"], extra: ["COFFER_PASSPHRASE": "pw"])
+        XCTAssertEqual(rotated.status, 0, rotated.stderrText)
+        XCTAssertEqual(try coffer(["get", service, "dora"]).stdoutText, "kept", "the Secret Service slot was rewrapped")
+        XCTAssertEqual(try coffer(["get", service, "dora"], extra: ["COFFER_PASSPHRASE": "pw"]).stdoutText, "kept")
+
+        let vaultID = try XCTUnwrap(try coffer(["doctor"]).stdoutText.split(separator: "\n").first { $0.hasPrefix("  id: ") }?.dropFirst(6))
+        let removed = try coffer(["slots", "remove", "2"], extra: ["COFFER_PASSPHRASE": "pw"])
+        XCTAssertEqual(removed.status, 0, removed.stderrText)
+        let key = try SecretServiceTestEnvironment.secretTool(["lookup", "xdg:schema", "coffer.VaultKey", "coffer:vault", String(vaultID)])
+        XCTAssertNotEqual(key.status, 0, "the slot's key left the keyring")
+        XCTAssertEqual(try coffer(["get", service, "dora"]).status, 2, "with no Secret Service slot, it wants the passphrase")
+    }
+
     /// Without any session bus, a vault with a Secret Service slot fails fast; the passphrase opens it only when --unlock asks for it.
     func testFallbackToThePassphraseIsExplicit() throws {
         XCTAssertEqual(try coffer(["init", "--kdf", "interactive", "--passphrase-fd", "0", "--secret-service-slot"], stdin: "pw").status, 0)

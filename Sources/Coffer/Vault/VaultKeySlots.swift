@@ -33,7 +33,8 @@ extension Vault {
     /// Removing a Secret Service slot also deletes its key from the Secret Service when the
     /// service is available (`secretService` says how to reach it). When it is not, the key
     /// stays there: it opens nothing without the removed slot, though it still opens copies of
-    /// the vault file made before; ``rotateVaultKey(credentials:)`` ends that too.
+    /// the vault file made before the removal. Delete it by hand if that matters:
+    /// `secret-tool clear xdg:schema coffer.VaultKey coffer:vault <vault id>`.
     public func removeKeySlot(id: Int, secretService: SecretService.Configuration = SecretService.Configuration()) throws(CofferError) {
         let removed = try withUnlockedKeys { connection, keys throws(CofferError) -> SlotRow in
             let removed = try connection.transaction { () throws(CofferError) -> SlotRow in
