@@ -8,5 +8,5 @@ test:
 	scripts/test.sh
 
 bench:
-	scripts/bootstrap.sh build
-	swift run -c release coffer-bench all
+	scripts/bootstrap.sh test
+	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all

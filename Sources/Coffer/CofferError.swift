@@ -34,6 +34,11 @@ public enum CofferError: Error, Sendable, Hashable {
     case vaultNotFound(path: String)
     /// A vault already exists at the path.
     case vaultExists(path: String)
+    /// The Secret Service cannot be used: there is no session bus, no daemon on it, or the daemon
+    /// failed. Never means "not found". A locked collection is ``locked`` instead.
+    case secretServiceUnavailable(reason: String)
+    /// The Secret Service did not answer within the configured timeout.
+    case timeout
 }
 
 extension CofferError: CustomStringConvertible {
@@ -53,6 +58,8 @@ extension CofferError: CustomStringConvertible {
         case .notUTF8: "the secret is not UTF-8 text"
         case .vaultNotFound(let path): "no vault at \(path)"
         case .vaultExists(let path): "a vault already exists at \(path)"
+        case .secretServiceUnavailable(let reason): "Secret Service unavailable: \(reason)"
+        case .timeout: "the Secret Service did not answer in time"
         }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 //   swift run -c release coffer-bench vault
 let suites: [String: () throws -> Void] = [
     "vault": VaultBenchmark.run,
+    "secret-service": SecretServiceBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"

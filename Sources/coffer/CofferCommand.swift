@@ -11,23 +11,29 @@ struct CofferCommand: AsyncParsableCommand {
             The vault is $COFFER_VAULT or --vault, else $XDG_DATA_HOME/coffer/default.vault.
             It opens with a key file (--keyfile or $COFFER_KEYFILE) or a passphrase, read from
             --passphrase-fd N, else $COFFER_PASSPHRASE, else a no-echo prompt on the terminal.
+            A vault with a Secret Service slot and no key file or passphrase given opens through
+            the Secret Service alone; --unlock secret-service,passphrase asks for the passphrase
+            fallback explicitly.
+            With --backend secret-service, get, set, delete and list use the Secret Service's
+            default collection instead of a vault (items secret-tool reads as service/username).
             Secrets never go on the command line: `set` reads stdin and `get` writes stdout.
 
             EXIT STATUS
               0   ok
               1   item not found
-              2   wrong passphrase or key, or the vault is locked
+              2   wrong passphrase or key, or the vault or Secret Service collection is locked
               3   integrity failure or corrupt vault
               64  usage error or invalid argument
-              other failures: 65 data error, 66 no vault, 69 storage unavailable,
-              73 vault already exists, 77 insecure permissions, 70 anything else
+              other failures: 65 data error, 66 no vault, 69 storage or Secret Service unavailable,
+              73 vault already exists, 75 Secret Service timeout, 77 insecure permissions, 70 anything else
             """,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
-            Passwd.self, Slots.self, RotateKey.self,
+            Passwd.self, Slots.self, RotateKey.self, Doctor.self,
         ])
 
     @OptionGroup var vault: VaultOptions
+    @OptionGroup var backend: BackendOptions
 
     /// Runs the command, mapping every error to one line on stderr and its exit status.
     static func main() async {

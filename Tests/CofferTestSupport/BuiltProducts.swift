@@ -8,6 +8,7 @@ public enum BuiltProducts {
         return URL(fileURLWithPath: executable).deletingLastPathComponent()
     }()
 
+    /// The built program `name`.
     public static func executable(_ name: String) -> URL {
         folder.appendingPathComponent(name)
     }

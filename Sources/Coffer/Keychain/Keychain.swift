@@ -9,8 +9,9 @@ import Foundation
 /// ```
 ///
 /// Reads return `nil` only when the store was read and the item is absent. A locked or
-/// unreachable store throws (``CofferError/locked``, ``CofferError/storageUnavailable(reason:)``),
-/// so "cannot tell" never looks like "not there".
+/// unreachable store throws (``CofferError/locked``, ``CofferError/storageUnavailable(reason:)``,
+/// ``CofferError/secretServiceUnavailable(reason:)``, ``CofferError/timeout``), so "cannot tell"
+/// never looks like "not there".
 public struct Keychain: Sendable {
     /// The service (or, for internet passwords, the server) every item belongs to.
     public let service: String

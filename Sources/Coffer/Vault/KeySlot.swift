@@ -10,6 +10,8 @@ public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible
         case keyFile
         /// A raw key supplied by the app.
         case key
+        /// A random key kept in the Secret Service.
+        case secretService
         /// A kind this version of Coffer does not know; it is kept and ignored.
         case other(String)
     }
@@ -26,6 +28,7 @@ public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible
         case .passphrase(let cost): "slot \(id): passphrase, \(cost)"
         case .keyFile: "slot \(id): key file"
         case .key: "slot \(id): key"
+        case .secretService: "slot \(id): Secret Service"
         case .other(let name): "slot \(id): \(name) (unknown kind)"
         }
     }

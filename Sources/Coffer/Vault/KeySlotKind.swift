@@ -3,4 +3,5 @@ enum KeySlotKind: String, Sendable {
     case passphrase
     case keyFile = "keyfile"
     case key
+    case secretService = "secret-service"
 }

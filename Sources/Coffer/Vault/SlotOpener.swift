@@ -3,41 +3,53 @@ import Foundation
 /// A ``VaultCredential`` turned into what opens, and makes, slots of its kind.
 struct SlotOpener: Sendable {
     let kind: KeySlotKind
-    private let secret: SecureBytes
+    private let source: Source
+
+    /// Where the key-encryption key comes from.
+    private enum Source: Sendable {
+        /// A passphrase (stretched per slot), a key file's bytes or a raw key.
+        case secret(SecureBytes)
+        /// A random KEK per slot, kept in the Secret Service.
+        case secretService(SecretServiceKeyStore)
+    }
 
     /// Reads the key file or normalises the passphrase. Reading is the only I/O.
     init(_ credential: VaultCredential) throws(CofferError) {
         switch credential {
         case .passphrase(let passphrase):
             kind = .passphrase
-            secret = SecureBytes(copying: Normalization.nfc(passphrase).utf8)
+            source = .secret(SecureBytes(copying: Normalization.nfc(passphrase).utf8))
         case .keyFile(let url):
             kind = .keyFile
-            secret = try KeyFile.read(at: url)
+            source = .secret(try KeyFile.read(at: url))
         case .key(let key):
             guard key.count == 32 else { throw .invalidArgument(reason: "a vault key is 32 bytes") }
             kind = .key
-            secret = key
+            source = .secret(key)
+        case .secretService(let configuration):
+            kind = .secretService
+            source = .secretService(SecretServiceKeyStore(configuration: configuration))
         }
     }
 
     /// The error when this credential opens no slot.
     var mismatch: CofferError { kind == .passphrase ? .wrongPassphrase : .wrongKey }
 
-    /// The key-encryption key for a slot of this kind (runs Argon2id for passphrases).
-    func keyEncryptionKey(salt: [UInt8]?, cost: PassphraseCost?) throws(CofferError) -> SecureBytes {
-        guard kind == .passphrase else { return secret }
-        guard let salt, let cost else { throw .corruptVault(reason: "passphrase slot without KDF parameters") }
-        guard let key = Argon2id.deriveKey(from: secret, salt: salt, cost: cost) else {
-            throw .storageUnavailable(reason: "not enough memory for Argon2id (\(cost))")
+    /// The key-encryption key of `row`, a slot of this kind: Argon2id for a passphrase, the
+    /// Secret Service's item for a Secret Service slot (`nil` when it holds none).
+    func keyEncryptionKey(for row: SlotRow, vaultID: [UInt8]) throws(CofferError) -> SecureBytes? {
+        switch source {
+        case .secret(let secret):
+            return try Self.derive(kind, secret, salt: row.salt, cost: row.cost)
+        case .secretService(let keys):
+            return try keys.fetch(vaultID: VaultFormat.hexIdentifier(vaultID), slot: row.id)
         }
-        return key
     }
 
     /// Unwraps the vault key from the first slot this credential opens.
     func unwrap(_ rows: [SlotRow], vaultID: [UInt8]) throws(CofferError) -> (vaultKey: SecureBytes, slot: SlotRow, kek: SecureBytes) {
         for row in rows where row.knownKind == kind {
-            let kek = try keyEncryptionKey(salt: row.salt, cost: row.cost)
+            guard let kek = try keyEncryptionKey(for: row, vaultID: vaultID) else { continue }
             let associatedData = VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind)
             if let vaultKey = AEAD.openSecret(row.wrappedKey, key: kek, associatedData: associatedData) {
                 return (vaultKey, row, kek)
@@ -46,23 +58,47 @@ struct SlotOpener: Sendable {
         throw mismatch
     }
 
-    /// A new slot row (not yet inserted) wrapping `vaultKey`.
-    func makeSlot(wrapping vaultKey: SecureBytes, vaultID: [UInt8], cost: PassphraseCost, now: Date) throws(CofferError) -> SlotRow {
+    /// A new slot row (not yet inserted) wrapping `vaultKey`, with its key-encryption key.
+    func makeSlot(wrapping vaultKey: SecureBytes, vaultID: [UInt8], cost: PassphraseCost, now: Date) throws(CofferError) -> (row: SlotRow, kek: SecureBytes) {
         var salt: [UInt8]?
         var slotCost: PassphraseCost?
-        if kind == .passphrase {
-            guard cost.isAccepted else { throw .invalidArgument(reason: "passphrase cost out of range: \(cost)") }
-            salt = RandomBytes.make(Argon2id.saltLength)
-            slotCost = cost
+        let kek: SecureBytes
+        switch source {
+        case .secret(let secret):
+            if kind == .passphrase {
+                guard cost.isAccepted else { throw .invalidArgument(reason: "passphrase cost out of range: \(cost)") }
+                salt = RandomBytes.make(Argon2id.saltLength)
+                slotCost = cost
+            }
+            kek = try Self.derive(kind, secret, salt: salt, cost: slotCost)
+        case .secretService:
+            kek = .random(count: AEAD.keyLength)
         }
-        let kek = try keyEncryptionKey(salt: salt, cost: slotCost)
-        return SlotRow(
+        let row = SlotRow(
             id: 0, kind: kind.rawValue, cost: slotCost, salt: salt,
             wrappedKey: Self.wrap(vaultKey, kek: kek, kind: kind, vaultID: vaultID),
             created: Int64(now.timeIntervalSince1970))
+        return (row, kek)
+    }
+
+    /// Keeps a new slot's KEK where this credential finds it again: in the Secret Service for
+    /// a Secret Service slot; nothing to do for the others, whose KEK the credential itself gives.
+    func keep(_ kek: SecureBytes, forSlot slotID: Int64, vaultID: [UInt8]) throws(CofferError) {
+        guard case .secretService(let keys) = source else { return }
+        try keys.store(kek, vaultID: VaultFormat.hexIdentifier(vaultID), slot: slotID)
     }
 
     static func wrap(_ vaultKey: SecureBytes, kek: SecureBytes, kind: KeySlotKind, vaultID: [UInt8]) -> [UInt8] {
         AEAD.seal(vaultKey, key: kek, associatedData: VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind))
+    }
+
+    /// The KEK from a passphrase (Argon2id with the slot's salt and cost) or a key's own bytes.
+    private static func derive(_ kind: KeySlotKind, _ secret: SecureBytes, salt: [UInt8]?, cost: PassphraseCost?) throws(CofferError) -> SecureBytes {
+        guard kind == .passphrase else { return secret }
+        guard let salt, let cost else { throw .corruptVault(reason: "passphrase slot without KDF parameters") }
+        guard let key = Argon2id.deriveKey(from: secret, salt: salt, cost: cost) else {
+            throw .storageUnavailable(reason: "not enough memory for Argon2id (\(cost))")
+        }
+        return key
     }
 }

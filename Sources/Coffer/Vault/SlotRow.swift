@@ -16,6 +16,7 @@ struct SlotRow: Sendable {
         case .passphrase: .passphrase(cost ?? PassphraseCost(operations: 0, memoryBytes: 0))
         case .keyFile: .keyFile
         case .key: .key
+        case .secretService: .secretService
         case nil: .other(kind)
         }
         return KeySlot(id: Int(id), kind: publicKind, created: Date(timeIntervalSince1970: TimeInterval(created)))

@@ -37,7 +37,7 @@ public final class Vault: Sendable {
         self.url = url
         self.vaultID = vaultID
         self.itemAssociatedDataPrefix = VaultFormat.itemAssociatedDataPrefix(vaultID: vaultID)
-        self.id = vaultID.map { String(format: "%02x", $0) }.joined()
+        self.id = VaultFormat.hexIdentifier(vaultID)
         self.configuration = configuration
         self.state = Mutex(State(connection: connection))
     }
@@ -96,11 +96,16 @@ public final class Vault: Sendable {
         try FileSecurity.checkFolder(at: folder)
         guard !FileSecurity.fileExists(path) else { throw .vaultExists(path: path) }
 
+        let opener = try SlotOpener(credential)
+        guard opener.kind != .secretService else {
+            throw .invalidArgument(
+                reason: "create a vault with a passphrase, key file or key, then add a Secret Service slot, so that losing the keyring never loses the vault")
+        }
         let keys = VaultKeys.generate()
         let vaultID = RandomBytes.make(VaultFormat.vaultIDLength)
         let now = configuration.now()
-        let slot = try SlotOpener(credential).makeSlot(
-            wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: now)
+        let slot = try opener.makeSlot(
+            wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: now).row
 
         let temporary = path + "." + RandomBytes.make(6).map { String(format: "%02x", $0) }.joined() + ".creating"
         let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -217,8 +222,7 @@ public final class Vault: Sendable {
     }
 
     private func scheduleAutoLock(generation: Int, after delay: Duration) {
-        let nanoseconds = Int(clamping: delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
             self?.autoLockIfIdle(generation: generation)
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The constants and byte constructions of the vault format, version 1.
 ///
 /// docs/vault-format.md is the normative description; keep the two in step.
@@ -7,6 +9,11 @@ enum VaultFormat {
     /// `PRAGMA application_id`: the ASCII bytes "COFR".
     static let applicationID: Int32 = 0x434F_4652
     static let vaultIDLength = 16
+
+    /// The vault id as lowercase hex, as ``Vault/id`` shows it and Secret Service slots name it.
+    static func hexIdentifier(_ vaultID: [UInt8]) -> String {
+        vaultID.map { String(format: "%02x", $0) }.joined()
+    }
 
     /// `crypto_kdf` context for subkeys of the vault key.
     static let subkeyContext: StaticString = "CofferV1"

@@ -7,35 +7,52 @@ extension Vault {
     }
 
     /// Adds a slot that opens the vault with `credential`. The vault must be unlocked.
+    ///
+    /// For ``VaultCredential/secretService(_:)``, a random key-encryption key goes into the
+    /// Secret Service, named by the vault's id and the new slot's number, before the slot is
+    /// committed: if the service cannot take it, the call throws and the vault is unchanged.
     @discardableResult
     public func addKeySlot(_ credential: VaultCredential) throws(CofferError) -> KeySlot {
         let opener = try SlotOpener(credential)
         let keys = try withUnlockedKeys { _, keys throws(CofferError) in keys }
-        var row = try opener.makeSlot(
+        var (row, kek) = try opener.makeSlot(
             wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now())
         row.id = try withUnlockedKeys { connection, current throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try Self.verifyKeyCheck(connection, current)
-                return try row.insert(connection)
+                let id = try row.insert(connection)
+                try opener.keep(kek, forSlot: id, vaultID: vaultID)
+                return id
             }
         }
         return row.publicSlot
     }
 
     /// Removes a key slot. The vault must be unlocked, and the last slot cannot be removed.
-    public func removeKeySlot(id: Int) throws(CofferError) {
-        try withUnlockedKeys { connection, keys throws(CofferError) in
-            try connection.transaction { () throws(CofferError) in
+    ///
+    /// Removing a Secret Service slot also deletes its key from the Secret Service when the
+    /// service is available (`secretService` says how to reach it). When it is not, the key
+    /// stays there: it opens nothing without the removed slot, though it still opens copies of
+    /// the vault file made before the removal. Delete it by hand if that matters:
+    /// `secret-tool clear xdg:schema coffer.VaultKey coffer:vault <vault id>`.
+    public func removeKeySlot(id: Int, secretService: SecretService.Configuration = SecretService.Configuration()) throws(CofferError) {
+        let removed = try withUnlockedKeys { connection, keys throws(CofferError) -> SlotRow in
+            let removed = try connection.transaction { () throws(CofferError) -> SlotRow in
                 try Self.verifyKeyCheck(connection, keys)
-                let ids = try SlotRow.all(connection).map(\.id)
-                guard ids.contains(Int64(id)) else { throw .invalidArgument(reason: "no key slot \(id)") }
-                guard ids.count > 1 else { throw .invalidArgument(reason: "cannot remove the last key slot") }
+                let rows = try SlotRow.all(connection)
+                guard let row = rows.first(where: { $0.id == Int64(id) }) else { throw .invalidArgument(reason: "no key slot \(id)") }
+                guard rows.count > 1 else { throw .invalidArgument(reason: "cannot remove the last key slot") }
                 try connection.with("DELETE FROM key_slots WHERE slot_id = ?1") { statement throws(CofferError) in
                     try statement.bind(.integer(Int64(id)))
                     try statement.run()
                 }
+                return row
             }
             Self.truncateLog(connection)
+            return removed
+        }
+        if removed.knownKind == .secretService {
+            _ = try? SecretServiceKeyStore(configuration: secretService).delete(vaultID: self.id, slot: removed.id)
         }
     }
 
@@ -49,7 +66,7 @@ extension Vault {
         let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
         let opened = try SlotOpener(.passphrase(old)).unwrap(rows, vaultID: vaultID)
         var replacement = try SlotOpener(.passphrase(new)).makeSlot(
-            wrapping: opened.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now())
+            wrapping: opened.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now()).row
         replacement.id = opened.slot.id
         let replaced = try withConnection { connection throws(CofferError) in
             let replaced = try connection.transaction { () throws(CofferError) in
@@ -121,7 +138,7 @@ extension Vault {
         opening row: SlotRow, kind: KeySlotKind, with openers: [SlotOpener], expecting vaultKey: SecureBytes
     ) throws(CofferError) -> SecureBytes? {
         for opener in openers where opener.kind == kind {
-            let kek = try opener.keyEncryptionKey(salt: row.salt, cost: row.cost)
+            guard let kek = try opener.keyEncryptionKey(for: row, vaultID: vaultID) else { continue }
             let associatedData = VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind)
             if AEAD.openSecret(row.wrappedKey, key: kek, associatedData: associatedData) == vaultKey { return kek }
         }

@@ -8,6 +8,6 @@ struct Delete: ParsableCommand {
     @OptionGroup var item: ItemSelector
 
     func run() throws {
-        guard try root.vault.open().remove(item.id) else { throw CofferError.itemNotFound }
+        guard try root.store().remove(item.id) else { throw CofferError.itemNotFound }
     }
 }

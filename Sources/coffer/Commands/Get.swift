@@ -9,7 +9,7 @@ struct Get: ParsableCommand {
     @OptionGroup var item: ItemSelector
 
     func run() throws {
-        guard let secret = try root.vault.open().secret(for: item.id) else { throw CofferError.itemNotFound }
+        guard let secret = try root.store().secret(for: item.id) else { throw CofferError.itemNotFound }
         FileHandle.standardOutput.write(secret)
     }
 }

@@ -5,15 +5,25 @@ import Foundation
 struct Init: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Create a vault with a passphrase slot, or a key-file slot with --keyfile.",
-        discussion: "With --keyfile PATH, the key file is generated (32 random bytes, mode 0600) unless it exists.")
+        discussion: """
+            With --keyfile PATH, the key file is generated (32 random bytes, mode 0600) unless it exists.
+            With --secret-service-slot, a Secret Service slot is added too, so the vault opens with no
+            prompt while your keyring is unlocked; the passphrase (or key file) stays as the way back in.
+            """)
 
     @ParentCommand var root: CofferCommand
 
     @Option(help: "Argon2id cost of the passphrase slot: interactive, moderate or sensitive.")
     var kdf: PassphraseCostName = .moderate
 
+    @Flag(name: .customLong("secret-service-slot"), help: "Also add a Secret Service slot.")
+    var secretServiceSlot = false
+
     func run() throws {
         let url = try root.vault.url()
+        let secretService = root.backend.secretService
+        // Fail before creating anything when the Secret Service cannot take the slot's key.
+        if secretServiceSlot { try Self.requireAvailable(try SecretService.status(timeout: secretService.timeout)) }
         let credential: VaultCredential
         if let keyFile = root.vault.keyFileURL {
             if !FileManager.default.fileExists(atPath: keyFile.path) { try KeyFile.generate(at: keyFile) }
@@ -25,7 +35,27 @@ struct Init: ParsableCommand {
             credential = .passphrase(passphrase)
         }
         let vault = try Vault.create(at: url, with: credential, configuration: Vault.Configuration(passphraseCost: kdf.cost))
+        if secretServiceSlot {
+            do {
+                let slot = try vault.addKeySlot(.secretService(secretService))
+                print("created \(vault.url.path) with \(slot)")
+                return
+            } catch {
+                // The vault is new and empty: remove it rather than leave one without the slot asked for.
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.url.path + suffix) }
+                throw error
+            }
+        }
         print("created \(vault.url.path)")
+    }
+
+    /// Throws the error an operation would meet when the Secret Service is not available.
+    static func requireAvailable(_ status: SecretService.Status) throws(CofferError) {
+        switch status {
+        case .available: return
+        case .locked: throw .locked
+        case .noDaemon, .noSessionBus: throw .secretServiceUnavailable(reason: status.description)
+        }
     }
 }
 

@@ -13,8 +13,8 @@ struct List: ParsableCommand {
     @Flag(help: "Print a JSON array.") var json = false
 
     func run() throws {
-        let vault = try root.vault.open()
-        let items = try vault.items(matching: ItemQuery(service: service))
+        let store = try root.store()
+        let items = try store.items(matching: ItemQuery(service: service))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -26,8 +26,7 @@ struct List: ParsableCommand {
                 print([kind, item.id.service, item.id.account, item.label ?? ""].joined(separator: "\t"))
             }
         }
-        let unreadable = try vault.unreadableRecordCount()
-        if unreadable > 0 {
+        if let vault = store as? Vault, case let unreadable = try vault.unreadableRecordCount(), unreadable > 0 {
             Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed")
         }
     }

@@ -6,7 +6,7 @@ struct RotateKey: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rotate-key",
         abstract: "Replace the vault key and re-encrypt every item.",
-        discussion: "Every key slot must be opened by the unlock credential or one given here, so no slot is lost.")
+        discussion: "Every key slot must be opened by the unlock credential or one given here, so no slot is lost. A Secret Service slot is opened through the Secret Service.")
 
     @ParentCommand var root: CofferCommand
 
@@ -16,9 +16,13 @@ struct RotateKey: ParsableCommand {
     var passphraseFDs: [Int32] = []
 
     func run() throws {
-        let credential = try root.vault.credential()
-        let vault = try Vault.open(at: try root.vault.url(), unlock: credential)
+        let vault = try Vault.open(at: try root.vault.url())
+        let credential = try root.unlock(vault)
         var credentials = [credential] + keyFiles.map { VaultCredential.keyFile(URL(fileURLWithPath: $0)) }
+        // A Secret Service slot is rewrapped through the Secret Service itself.
+        if try vault.keySlots().contains(where: { $0.kind == .secretService }) {
+            credentials.append(.secretService(root.backend.secretService))
+        }
         for fd in passphraseFDs {
             credentials.append(.passphrase(try Passphrase.read(fd: fd, environmentName: "", prompt: "")))
         }

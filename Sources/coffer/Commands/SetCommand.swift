@@ -28,8 +28,7 @@ struct SetCommand: ParsableCommand {
             label: label, comment: comment, custom: custom,
             expiresAt: expiresIn.map { Date().addingTimeInterval(TimeInterval($0)) })
         let secret = try readSecret()
-        let vault = try root.vault.open()
-        try vault.set(secret, for: item.id, options: options)
+        try root.store().set(secret, for: item.id, options: options)
     }
 
     private func readSecret() throws -> Data {

@@ -10,9 +10,10 @@ extension CofferError {
         case .invalidArgument: 64
         case .secretTooLarge, .notUTF8: 65
         case .vaultNotFound: 66
-        case .storageUnavailable: 69
+        case .storageUnavailable, .secretServiceUnavailable: 69
         case .vaultExists: 73
         case .insecurePermissions: 77
+        case .timeout: 75
         }
     }
 }

@@ -26,14 +26,6 @@ struct VaultOptions: ParsableArguments {
         (keyFile ?? environment["COFFER_KEYFILE"]).flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
     }
 
-    /// The credential that opens the vault: the key file if named, else the passphrase.
-    func credential() throws -> VaultCredential {
-        if let keyFileURL { return .keyFile(keyFileURL) }
-        return .passphrase(try Passphrase.read(fd: passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: "))
-    }
-
-    /// Opens the vault, unlocked.
-    func open() throws -> Vault {
-        try Vault.open(at: try url(), unlock: try credential())
-    }
+    // Opening and unlocking: CofferCommand.openVault() and unlock(_:) (StoreOpening.swift),
+    // which also honour --unlock and the Secret Service slot.
 }

@@ -60,7 +60,7 @@ final class VaultConcurrencyTests: XCTestCase {
         }
         for index in 0..<30 { try vault.set(Data("local".utf8), for: .genericPassword(service: service, account: "local-\(index)")) }
         for writer in writers {
-            let outcome = writer.wait(timeout: 120)
+            let outcome = writer.wait(timeout: .seconds(120))
             XCTAssertEqual(outcome.status, 0, outcome.stderrText)
             XCTAssertEqual(outcome.stdoutText, "done\n")
         }
@@ -74,7 +74,7 @@ final class VaultConcurrencyTests: XCTestCase {
         try KeyFile.generate(at: folder.file("k.key"))
         let path = folder.file("raced.vault").path
         let racers = try (0..<4).map { _ in try ChildProcess(helper, ["open-or-create", path, folder.file("k.key").path]) }
-        let outcomes = racers.map { $0.wait(timeout: 60) }
+        let outcomes = racers.map { $0.wait(timeout: .seconds(60)) }
         XCTAssertEqual(outcomes.map(\.status), [0, 0, 0, 0], outcomes.map(\.stderrText).joined())
         XCTAssertEqual(Set(outcomes.map(\.stdoutText)).count, 1, "every process sees the same vault")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), ["k.key", "raced.vault"])
@@ -85,9 +85,9 @@ final class VaultConcurrencyTests: XCTestCase {
         try KeyFile.generate(at: folder.file("k.key"))
         _ = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
         let writer = try ChildProcess(helper, ["write-then-wait", folder.file("test.vault").path, folder.file("k.key").path, "survivor"])
-        XCTAssertTrue(writer.waitForLine("written", timeout: 60))
+        XCTAssertTrue(writer.waitForLine("written", timeout: .seconds(60)))
         writer.kill(SIGKILL)
-        XCTAssertEqual(writer.wait(timeout: 10).status, SIGKILL)
+        XCTAssertEqual(writer.wait(timeout: .seconds(10)).status, SIGKILL)
 
         let reopened = try Vault.open(at: folder.file("test.vault"), unlock: .keyFile(folder.file("k.key")), configuration: .test())
         XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "survivor")), Data("durable".utf8))

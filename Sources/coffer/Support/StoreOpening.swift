@@ -1,0 +1,62 @@
+import ArgumentParser
+import Coffer
+import Foundation
+
+extension CofferCommand {
+    /// The store the item commands (get, set, delete, list) use.
+    func store() throws -> any CredentialStore {
+        switch try backend.selectedBackend() {
+        case .vault: try openVault()
+        case .secretService: SecretServiceStore(configuration: backend.secretService)
+        }
+    }
+
+    /// Opens the vault and unlocks it as ``unlock(_:)`` says.
+    func openVault(configuration: Vault.Configuration = Vault.Configuration()) throws -> Vault {
+        let opened = try Vault.open(at: try vault.url(), configuration: configuration)
+        try unlock(opened)
+        return opened
+    }
+
+    /// Unlocks `vault` with the methods of --unlock (or $COFFER_UNLOCK) in order, falling to the
+    /// next only when a credential fails as a credential (``CofferError/isCredentialFailure``).
+    /// A passphrase is read, or prompted for, only when its turn comes. Without --unlock: the
+    /// key file if one is named, else a passphrase if --passphrase-fd or $COFFER_PASSPHRASE
+    /// gives one, else the Secret Service if the vault has such a slot, else a passphrase prompt.
+    /// Returns the credential that opened the vault.
+    @discardableResult
+    func unlock(_ vault: Vault) throws -> VaultCredential {
+        let methods = try backend.namedUnlockMethods() ?? defaultUnlockMethods(for: vault)
+        var lastError: Error = CLIError.usage("--unlock names no method")
+        for method in methods {
+            do {
+                let credential = try credential(for: method)
+                try vault.unlock(with: credential)
+                return credential
+            } catch let error as CofferError where error.isCredentialFailure {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private func defaultUnlockMethods(for vault: Vault) throws -> [BackendOptions.UnlockMethod] {
+        if self.vault.keyFileURL != nil { return [.keyfile] }
+        if self.vault.passphraseFD != nil || backend.environment["COFFER_PASSPHRASE"] != nil { return [.passphrase] }
+        if try vault.keySlots().contains(where: { $0.kind == .secretService }) { return [.secretService] }
+        return [.passphrase]
+    }
+
+    private func credential(for method: BackendOptions.UnlockMethod) throws -> VaultCredential {
+        switch method {
+        case .secretService:
+            return .secretService(backend.secretService)
+        case .keyfile:
+            guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
+            return .keyFile(url)
+        case .passphrase:
+            return .passphrase(try Passphrase.read(
+                fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: "))
+        }
+    }
+}
