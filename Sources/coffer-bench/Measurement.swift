@@ -2,22 +2,23 @@ import Foundation
 
 /// Timing helpers: medians of many single-operation timings.
 enum Measurement {
-    /// Times `subject` and `floor` alternately, `count` times each after `warmup` untimed
-    /// rounds, so both see the same disk and cache conditions. Returns both medians in µs.
+    /// Times `operations` in turn, round after round: `count` timed rounds after `warmup`
+    /// untimed ones, so every operation sees the same disk and cache conditions. Each
+    /// operation gets the round's index. Returns each operation's median, in µs.
     static func interleavedMedians(
-        count: Int, warmup: Int, subject: (Int) throws -> Void, floor: (Int) throws -> Void
-    ) rethrows -> (subject: Double, floor: Double) {
+        count: Int, warmup: Int, _ operations: [(Int) throws -> Void]
+    ) throws -> [Double] {
         for index in 0..<warmup {
-            try subject(index)
-            try floor(index)
+            for operation in operations { try operation(index) }
         }
         let clock = ContinuousClock()
-        var subjectSamples: [Double] = [], floorSamples: [Double] = []
+        var samples = Array(repeating: [Double](), count: operations.count)
         for index in warmup..<(warmup + count) {
-            subjectSamples.append(microseconds(try clock.measure { try subject(index) }))
-            floorSamples.append(microseconds(try clock.measure { try floor(index) }))
+            for (slot, operation) in operations.enumerated() {
+                samples[slot].append(microseconds(try clock.measure { try operation(index) }))
+            }
         }
-        return (median(subjectSamples), median(floorSamples))
+        return samples.map(median)
     }
 
     static func median(_ samples: [Double]) -> Double {

@@ -46,27 +46,22 @@ enum SecretServiceBenchmark {
             var generator = SystemRandomNumberGenerator()
             let picks = (0..<(gets + sets + 20)).map { _ in Int.random(in: 0..<items, using: &generator) }
 
-            let (keyringGet, vaultGet) = try Measurement.interleavedMedians(
-                count: gets, warmup: 20,
-                subject: { index in guard try keyring.secret(for: ids[picks[index]]) != nil else { throw CofferError.itemNotFound } },
-                floor: { index in guard try vault.secret(for: ids[picks[index]]) != nil else { throw CofferError.itemNotFound } })
-            let (keyringSet, vaultSet) = try Measurement.interleavedMedians(
-                count: sets, warmup: 5,
-                subject: { index in try keyring.set(secret, for: ids[picks[index]]) },
-                floor: { index in try vault.set(secret, for: ids[picks[index]]) })
-            // The libsecret floor, interleaved with Coffer's Secret Service backend in turn.
-            let (_, floorGet) = try Measurement.interleavedMedians(
-                count: gets, warmup: 20,
-                subject: { index in _ = try keyring.secret(for: ids[picks[index]]) },
-                floor: { index in
+            let getMedians = try Measurement.interleavedMedians(count: gets, warmup: 20, [
+                { index in guard try vault.secret(for: ids[picks[index]]) != nil else { throw CofferError.itemNotFound } },
+                { index in guard try keyring.secret(for: ids[picks[index]]) != nil else { throw CofferError.itemNotFound } },
+                { index in
                     guard try RawLibsecret.lookup(service: floorService, account: ids[picks[index]].account) else {
                         throw CofferError.itemNotFound
                     }
-                })
-            let (_, floorSet) = try Measurement.interleavedMedians(
-                count: sets, warmup: 5,
-                subject: { index in try keyring.set(secret, for: ids[picks[index]]) },
-                floor: { index in try RawLibsecret.store(password, service: floorService, account: ids[picks[index]].account) })
+                },
+            ])
+            let setMedians = try Measurement.interleavedMedians(count: sets, warmup: 5, [
+                { index in try vault.set(secret, for: ids[picks[index]]) },
+                { index in try keyring.set(secret, for: ids[picks[index]]) },
+                { index in try RawLibsecret.store(password, service: floorService, account: ids[picks[index]].account) },
+            ])
+            let (vaultGet, keyringGet, floorGet) = (getMedians[0], getMedians[1], getMedians[2])
+            let (vaultSet, keyringSet, floorSet) = (setMedians[0], setMedians[1], setMedians[2])
 
             print("\(items) items of \(secretLength) bytes in each store; medians of \(gets) gets and \(sets) sets, interleaved.")
             print("The floor is libsecret's secret_password_lookupv_sync / storev_sync: no checks, no metadata.\n")

@@ -3,6 +3,9 @@ import CSodium
 import Foundation
 
 /// `coffer-bench vault`: warm `get` and durable `set` against their SQLite floors, at three sizes.
+///
+/// Every size's vault and floor are built first; then each round times one operation on each,
+/// in turn, so every number in the table was taken under the same disk and cache conditions.
 enum VaultBenchmark {
     /// The vault sizes; `COFFER_BENCH_SIZES=100,1000` overrides them for a quick run.
     static let sizes = ProcessInfo.processInfo.environment["COFFER_BENCH_SIZES"]?
@@ -12,65 +15,71 @@ enum VaultBenchmark {
     static let sets = 300
     static let warmup = 500
 
-    struct Row {
+    /// One size: the vault, its floor table and the operations on both.
+    struct Subject {
         let size: Int
-        let get: Double, readFloor: Double
-        let set: Double, writeFloor: Double
+        let vault: Vault
+        let raw: RawSQLite
+        let ids: [ItemID]
+        let rawKeys: [[UInt8]]
+        let picks: [Int]
+        let freshRecords: [[UInt8]]
     }
 
     static func run() throws {
         print("## coffer-bench vault\n")
-        print("\(secretLength)-byte secrets; medians of \(gets) warm gets and \(sets) durable sets per size.\n")
-        var rows: [Row] = []
-        for size in sizes {
-            rows.append(try measure(size: size))
-        }
-        print("| items | get | read floor | get / floor | set | write floor | set / floor |")
-        print("|---:|---:|---:|---:|---:|---:|---:|")
-        for row in rows {
-            print("| \(row.size) | \(Measurement.format(row.get)) | \(Measurement.format(row.readFloor)) | \(Measurement.ratio(row.get, row.readFloor)) | \(Measurement.format(row.set)) | \(Measurement.format(row.writeFloor)) | \(Measurement.ratio(row.set, row.writeFloor)) |")
-        }
-        let small = rows.first!, large = rows.last!
-        print("\n\(large.size) items vs \(small.size): get \(Measurement.ratio(large.get, small.get)), set \(Measurement.ratio(large.set, small.set))")
-        print("targets: get ≤ 2× floor, set ≤ 1.3× floor, \(large.size) items ≤ 1.5× of \(small.size)\n")
-    }
-
-    static func measure(size: Int) throws -> Row {
+        print("\(secretLength)-byte secrets; medians of \(gets) warm gets and \(sets) durable sets per size, all sizes interleaved.\n")
         try Measurement.withTemporaryFolder { folder in
-            let secret = Data(repeating: 0x5A, count: secretLength)
-            let ids = (0..<size).map { ItemID.genericPassword(service: "com.example.service\($0 % 10)", account: "user\($0)@example.com") }
-
-            let vault = try Vault.create(at: folder.appendingPathComponent("bench.vault"), with: .key(.random(count: 32)))
-            for start in stride(from: 0, to: size, by: 10_000) {
-                try vault.set(ids[start..<min(start + 10_000, size)].map { ($0, secret, ItemOptions()) })
-            }
-            // The floor: the same row sizes in a bare table with the same settings.
-            let raw = try RawSQLite(path: folder.appendingPathComponent("floor.sqlite").path)
             let key = SecureBytes.random(count: 32)
-            let rawKeys = (0..<size).map { _ in randomBytes(32) }
-            try raw.fill(rawKeys.map { ($0, sealedRecord(length: 150, key: key)) })
+            let subjects = try sizes.map { try makeSubject(size: $0, folder: folder, floorKey: key) }
+            let secret = Data(repeating: 0x5A, count: secretLength)
 
-            var generator = SystemRandomNumberGenerator()
-            let picks = (0..<(gets + warmup)).map { _ in Int.random(in: 0..<size, using: &generator) }
-            let (get, readFloor) = try Measurement.interleavedMedians(
-                count: gets, warmup: warmup,
-                subject: { index in
-                    guard try vault.secret(for: ids[picks[index]]) != nil else { throw CofferError.itemNotFound }
+            let getMedians = try Measurement.interleavedMedians(count: gets, warmup: warmup, subjects.flatMap { subject in [
+                { index in
+                    guard try subject.vault.secret(for: subject.ids[subject.picks[index]]) != nil else { throw CofferError.itemNotFound }
                 },
-                floor: { index in
-                    guard let record = raw.get(rawKeys[picks[index]]), open(record, key: key) else {
+                { index in
+                    guard let record = subject.raw.get(subject.rawKeys[subject.picks[index]]), open(record, key: key) else {
                         throw CofferError.integrityFailure
                     }
-                })
-            // Fresh bytes per write: SQLite skips rewriting a cell whose bytes are unchanged,
+                },
+            ] })
+            // Fresh bytes per floor write: SQLite skips rewriting a cell whose bytes are unchanged,
             // and the vault's records always change (new nonce).
-            let freshRecords = (0..<(sets + warmup)).map { _ in sealedRecord(length: 150, key: key) }
-            let (set, writeFloor) = try Measurement.interleavedMedians(
-                count: sets, warmup: 10,
-                subject: { index in try vault.set(secret, for: ids[picks[index]]) },
-                floor: { index in try raw.put(rawKeys[picks[index]], freshRecords[index]) })
-            return Row(size: size, get: get, readFloor: readFloor, set: set, writeFloor: writeFloor)
+            let setMedians = try Measurement.interleavedMedians(count: sets, warmup: 10, subjects.flatMap { subject in [
+                { index in try subject.vault.set(secret, for: subject.ids[subject.picks[index]]) },
+                { index in try subject.raw.put(subject.rawKeys[subject.picks[index]], subject.freshRecords[index]) },
+            ] })
+
+            print("| items | get | read floor | get / floor | set | write floor | set / floor |")
+            print("|---:|---:|---:|---:|---:|---:|---:|")
+            for (row, subject) in subjects.enumerated() {
+                let (get, readFloor) = (getMedians[2 * row], getMedians[2 * row + 1])
+                let (set, writeFloor) = (setMedians[2 * row], setMedians[2 * row + 1])
+                print("| \(subject.size) | \(Measurement.format(get)) | \(Measurement.format(readFloor)) | \(Measurement.ratio(get, readFloor)) | \(Measurement.format(set)) | \(Measurement.format(writeFloor)) | \(Measurement.ratio(set, writeFloor)) |")
+            }
+            let last = 2 * (subjects.count - 1)
+            print("\n\(subjects.last!.size) items vs \(subjects[0].size): get \(Measurement.ratio(getMedians[last], getMedians[0])), set \(Measurement.ratio(setMedians[last], setMedians[0]))")
+            print("targets: get ≤ 2× floor, set ≤ 1.3× floor, \(subjects.last!.size) items ≤ 1.5× of \(subjects[0].size)\n")
         }
+    }
+
+    static func makeSubject(size: Int, folder: URL, floorKey: SecureBytes) throws -> Subject {
+        let secret = Data(repeating: 0x5A, count: secretLength)
+        let ids = (0..<size).map { ItemID.genericPassword(service: "com.example.service\($0 % 10)", account: "user\($0)@example.com") }
+        let vault = try Vault.create(at: folder.appendingPathComponent("bench-\(size).vault"), with: .key(.random(count: 32)))
+        for start in stride(from: 0, to: size, by: 10_000) {
+            try vault.set(ids[start..<min(start + 10_000, size)].map { ($0, secret, ItemOptions()) })
+        }
+        // The floor: the same row sizes in a bare table with the same settings.
+        let raw = try RawSQLite(path: folder.appendingPathComponent("floor-\(size).sqlite").path)
+        let rawKeys = (0..<size).map { _ in randomBytes(32) }
+        try raw.fill(rawKeys.map { ($0, sealedRecord(length: 150, key: floorKey)) })
+        var generator = SystemRandomNumberGenerator()
+        return Subject(
+            size: size, vault: vault, raw: raw, ids: ids, rawKeys: rawKeys,
+            picks: (0..<(gets + warmup)).map { _ in Int.random(in: 0..<size, using: &generator) },
+            freshRecords: (0..<(sets + 10)).map { _ in sealedRecord(length: 150, key: floorKey) })
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {
