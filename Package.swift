@@ -5,11 +5,18 @@ let package = Package(
     name: "Coffer",
     products: [
         .library(name: "Coffer", targets: ["Coffer"]),
+        .library(name: "CofferAuth", targets: ["CofferAuth"]),
+        .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
         .executable(name: "coffer", targets: ["coffer"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -23,14 +30,47 @@ let package = Package(
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
 
         .target(name: "Coffer", dependencies: ["CSodium", "CSQLite"]),
+        .target(
+            name: "CofferAuth",
+            dependencies: [
+                "Coffer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .target(
+            name: "CofferDevBackend",
+            dependencies: [
+                "CofferAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "coffer",
-            dependencies: ["Coffer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "coffer-bench", dependencies: ["Coffer", "CSodium", "CSQLite"]),
+            dependencies: [
+                "Coffer", "CofferAuth", "CofferDevBackend",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "coffer-bench",
+            dependencies: ["Coffer", "CSodium", "CSQLite", "CofferAuth", "CofferDevBackend"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
         .testTarget(name: "CofferTests", dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper"]),
-        .testTarget(name: "cofferTests", dependencies: ["coffer"]),
+        .testTarget(name: "cofferTests", dependencies: ["coffer", "CofferDevBackend"]),
+        .testTarget(
+            name: "CofferAuthTests",
+            dependencies: [
+                "CofferAuth", "CofferDevBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "CofferDevBackendTests",
+            dependencies: ["CofferDevBackend", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
     ]
 )
