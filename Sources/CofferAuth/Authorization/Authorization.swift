@@ -51,10 +51,13 @@ public actor Authorization {
             maxBodyBytes: configuration.maxResponseBytes, logger: configuration.logger)
     }
 
-    /// The HTTP client facades use unless given another: no redirects, no decompression.
+    /// The HTTP client facades use unless given another: no redirects, no decompression, and
+    /// a 5 s connect timeout, so an unreachable backend is a ``AuthError/transport(reason:)``
+    /// rather than a wait for the whole deadline.
     public static let defaultHTTPClient = HTTPClient(
         eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, decompression: .disabled))
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled))
 
     var now: Date { configuration.now() }
     var leeway: TimeInterval { configuration.clockSkewLeeway }

@@ -12,13 +12,13 @@ enum TokenEndpointReply {
         }
     }
 
-    /// The error for a 400, 401 or 403: the RFC 6749 error code when the body carries one.
+    /// The error for a 400, 401 or 403. A 401 always means the credentials (client or user)
+    /// were refused; otherwise the RFC 6749 error code decides, when the body carries one.
     static func refusal(_ response: HTTPResponse) -> AuthError {
-        if let object = try? JSONReply.object(response), let code = object["error"]?.stringValue {
-            return credentialErrors.contains(code)
-                ? .invalidCredentials
-                : .oauthError(code: String(code.prefix(64)), status: response.status)
+        if response.status == 401 { return .invalidCredentials }
+        guard let object = try? JSONReply.object(response), let code = object["error"]?.stringValue else {
+            return .serverError(status: response.status)
         }
-        return response.status == 400 ? .serverError(status: 400) : .invalidCredentials
+        return credentialErrors.contains(code) ? .invalidCredentials : .oauthError(code: String(code.prefix(64)), status: response.status)
     }
 }

@@ -22,6 +22,9 @@ package actor SingleFlight<Value: Sendable> {
     /// Whether an operation is running.
     package var isRunning: Bool { flight != nil }
 
+    /// How many callers wait for the running operation.
+    package var waiting: Int { flight?.waiters.count ?? 0 }
+
     /// Joins the running operation, or starts `operation` if none is running, and waits for its result.
     package func run(_ operation: @escaping @Sendable () async -> Result<Value, AuthError>) async throws(AuthError) -> Value {
         let waiterID = makeID()

@@ -8,6 +8,8 @@ public enum Fault: Sendable, Hashable {
     /// Replies 200 with a JSON-typed body of this many bytes: with `Content-Length`, or
     /// chunked so the client only finds out while reading.
     case oversizedBody(bytes: Int, chunked: Bool)
+    /// Waits this long, then answers normally: a slow but good reply.
+    case delay(Duration)
     /// Never replies (until the backend stops, or ``DevBackend/Configuration/maxHang``).
     case hang
     /// Sends the head and `prefix` of the body, then stalls like ``hang``.

@@ -31,6 +31,9 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        case .delay(let duration):
+            try await Task.sleep(for: duration)
+            return try await next(request, context)
         case .hang:
             await faults.hang(upTo: maxHang)
             return Reply.json(["error": "hang_ended"], status: .serviceUnavailable)

@@ -40,14 +40,14 @@ final class AuthFixture: Sendable {
     /// A facade on the dev backend, with the fixture's clock and short deadlines.
     func authorization(
         _ backend: MobileBackend? = nil, oauth: Bool = true, tokenExchange: TokenExchangeForm = .omc,
-        configure: (inout Authorization.Configuration) -> Void = { _ in }
+        httpClient: HTTPClient = Authorization.defaultHTTPClient, configure: (inout Authorization.Configuration) -> Void = { _ in }
     ) -> Authorization {
         let clock = self.clock
         var configuration = Authorization.Configuration(requestTimeout: Self.requestTimeout, now: { clock.now }, logger: quietLogger)
         configure(&configuration)
         return Authorization(
             backend: backend ?? self.backend.mobileBackend(oauth: oauth, tokenExchange: tokenExchange),
-            keychain: keychain, configuration: configuration)
+            keychain: keychain, configuration: configuration, httpClient: httpClient)
     }
 
     /// The session item as stored, raw.
