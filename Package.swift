@@ -61,11 +61,13 @@ let package = Package(
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
         .testTarget(name: "CofferTests", dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper"]),
-        .testTarget(name: "cofferTests", dependencies: ["coffer", "CofferDevBackend"]),
+        .testTarget(name: "cofferTests", dependencies: ["coffer", "CofferDevBackend", "AuthTestSupport"]),
+        // Child processes for the end-to-end tests of CofferAuth and the CLI.
+        .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [
-                "CofferAuth", "CofferDevBackend",
+                "CofferAuth", "CofferDevBackend", "AuthTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
