@@ -73,6 +73,12 @@ let package = Package(
             ]),
         .testTarget(
             name: "CofferDevBackendTests",
-            dependencies: ["CofferDevBackend", .product(name: "AsyncHTTPClient", package: "async-http-client")]),
+            dependencies: [
+                "CofferDevBackend", "AuthTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
     ]
 )

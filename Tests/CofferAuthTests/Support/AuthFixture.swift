@@ -1,10 +1,10 @@
 import AsyncHTTPClient
+import AuthTestSupport
 import Coffer
 @testable import CofferAuth
 import CofferDevBackend
 import Foundation
 import Logging
-import Synchronization
 import XCTest
 
 /// A running dev backend, a real vault in a private temporary folder, and facades on them.
@@ -72,18 +72,6 @@ let quietLogger: Logger = {
     logger.logLevel = .warning
     return logger
 }()
-
-/// A clock the tests move by hand; it starts at the real time.
-final class TestClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
-    private let start = Date()
-
-    var now: Date { start.addingTimeInterval(offset.withLock { $0 }) }
-
-    func advance(by seconds: TimeInterval) {
-        offset.withLock { $0 += seconds }
-    }
-}
 
 /// Asserts that `body` throws exactly `expected`.
 func XCTAssertThrowsAuthError<T>(
