@@ -63,7 +63,9 @@ let package = Package(
         .testTarget(name: "CofferTests", dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper"]),
         .testTarget(name: "cofferTests", dependencies: ["coffer", "CofferDevBackend", "AuthTestSupport"]),
         // Child processes for the end-to-end tests of CofferAuth and the CLI.
-        .target(name: "AuthTestSupport", path: "Tests/AuthTestSupport"),
+        .target(
+            name: "AuthTestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/AuthTestSupport"),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [

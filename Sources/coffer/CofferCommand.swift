@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferAuth
 import Foundation
 
 @main
@@ -21,10 +22,14 @@ struct CofferCommand: AsyncParsableCommand {
               64  usage error or invalid argument
               other failures: 65 data error, 66 no vault, 69 storage unavailable,
               73 vault already exists, 77 insecure permissions, 70 anything else
+              login and requests: 4 not logged in, credentials refused, token expired or other
+              backend; 5 the backend answered an HTTP error; 69 also backend unreachable or too
+              slow; 76 a bad reply from the backend; 75 logout incomplete (local session removed)
             """,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self,
+            Login.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
         ])
 
     @OptionGroup var vault: VaultOptions
@@ -45,6 +50,10 @@ struct CofferCommand: AsyncParsableCommand {
 
     static func fail(_ error: Error) -> Never {
         if let error = error as? CofferError {
+            Terminal.printError(error.description)
+            Foundation.exit(error.exitStatus)
+        }
+        if let error = error as? AuthError {
             Terminal.printError(error.description)
             Foundation.exit(error.exitStatus)
         }

@@ -93,14 +93,19 @@ public final class ChildProcess: Sendable {
         try start(executable, arguments, environment: environment, inputs: inputs).wait(timeout: timeout)
     }
 
-    /// Waits for the process to end, killing it after `timeout`.
+    /// The output, once the process has ended and been reaped.
+    private let finished = Mutex<Output?>(nil)
+
+    /// Waits for the process to end, killing it after `timeout`. Waiting again returns the same output.
     public func wait(timeout: Duration) throws -> Output {
+        if let output = finished.withLock({ $0 }) { return output }
         let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
             guard ContinuousClock.now < deadline else {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)
+                finished.withLock { $0 = Output(status: 137, stdout: stdout.text, stderr: stderr.text) }
                 throw ChildProcessError.timedOut(stderr: stderr.text)
             }
             usleep(5_000)
@@ -108,7 +113,9 @@ public final class ChildProcess: Sendable {
         heldOpen.forEach { close($0) }
         heldOpen = []
         let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Output(status: exit, stdout: stdout.finish(), stderr: stderr.finish())
+        let output = Output(status: exit, stdout: stdout.finish(), stderr: stderr.finish())
+        finished.withLock { $0 = output }
+        return output
     }
 
     /// The first line the process writes on stdout, waiting up to `timeout`.
@@ -124,6 +131,7 @@ public final class ChildProcess: Sendable {
     /// Ends the process: closes its held-open inputs, sends SIGTERM, and SIGKILL after `grace`.
     @discardableResult
     public func stop(grace: Duration = .seconds(5)) -> Output? {
+        if let output = finished.withLock({ $0 }) { return output }
         heldOpen.forEach { close($0) }
         heldOpen = []
         kill(pid, SIGTERM)

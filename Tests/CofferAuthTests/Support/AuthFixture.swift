@@ -66,13 +66,6 @@ final class AuthFixture: Sendable {
     static let user = DevBackend.Configuration.defaultUser
 }
 
-/// Logs warnings and errors only, so test output stays readable.
-let quietLogger: Logger = {
-    var logger = Logger(label: "coffer.tests")
-    logger.logLevel = .warning
-    return logger
-}()
-
 /// Asserts that `body` throws exactly `expected`.
 func XCTAssertThrowsAuthError<T>(
     _ expected: AuthError, _ body: () async throws -> T, file: StaticString = #filePath, line: UInt = #line

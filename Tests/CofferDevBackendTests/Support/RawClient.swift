@@ -45,10 +45,3 @@ struct RawClient {
         return reply.json?["access_token"]?.stringValue ?? ""
     }
 }
-
-/// Logs warnings and errors only.
-let quietLogger: Logger = {
-    var logger = Logger(label: "coffer.dev-backend.tests")
-    logger.logLevel = .warning
-    return logger
-}()

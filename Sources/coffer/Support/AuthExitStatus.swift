@@ -1,0 +1,16 @@
+import CofferAuth
+
+extension AuthError {
+    /// The documented exit status for this error (see `coffer --help`).
+    var exitStatus: Int32 {
+        switch self {
+        case .invalidCredentials, .notAuthenticated, .tokenExpired, .backendMismatch: 4
+        case .serverError, .malformedResponse, .oauthError: 76
+        case .timeout, .transport: 69
+        case .storage(let error): error.exitStatus
+        case .cancelled: 130
+        case .invalidRequest: 64
+        case .logoutIncomplete: 75
+        }
+    }
+}
