@@ -56,7 +56,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "coffer-bench",
-            dependencies: ["Coffer", "CSodium", "CSQLite", "CofferAuth", "CofferDevBackend"]),
+            dependencies: [
+                "Coffer", "CSodium", "CSQLite", "CofferAuth", "CofferDevBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),

@@ -2,8 +2,9 @@ import Foundation
 
 // coffer-bench SUITE: prints a Markdown table per suite. Run it in release mode:
 //   swift run -c release coffer-bench vault
-let suites: [String: () throws -> Void] = [
+let suites: [String: () async throws -> Void] = [
     "vault": VaultBenchmark.run,
+    "auth": AuthBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"
@@ -14,7 +15,7 @@ for name in names {
         exit(64)
     }
     do {
-        try suite()
+        try await suite()
     } catch {
         FileHandle.standardError.write(Data("coffer-bench \(name): \(error)\n".utf8))
         exit(1)
