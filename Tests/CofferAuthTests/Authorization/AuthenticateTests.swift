@@ -3,16 +3,7 @@ import Coffer
 import CofferDevBackend
 import XCTest
 
-final class AuthenticateTests: XCTestCase {
-    var fixture: AuthFixture!
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
+final class AuthenticateTests: AuthTestCase {
 
     /// An OAuth password login stores user, password and token before returning, and the token opens /protected.
     func testOAuthPasswordLoginStoresSessionAndAuthorizesRequests() async throws {
@@ -138,5 +129,19 @@ final class AuthenticateTests: XCTestCase {
         let reply = try await auth.get(fixture.backend.protectedURL)
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(fixture.backend.statistics.tokenRequests, before + 1)
+    }
+
+    /// Cancelling a login stops it at once with `cancelled`, and stores nothing.
+    func testCancelledLoginStopsAtOnceAndStoresNothing() async throws {
+        let auth = fixture.authorization()
+        fixture.backend.faults.inject(.hang, on: .token)
+        let login = Task { try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password) }
+        try await Task.sleep(for: .milliseconds(50))
+        let cancelledAt = ContinuousClock.now
+        login.cancel()
+        let result = await login.result
+        XCTAssertLessThan(ContinuousClock.now - cancelledAt, .milliseconds(300))
+        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? AuthError, .cancelled) }
+        XCTAssertNil(try fixture.storedSession())
     }
 }

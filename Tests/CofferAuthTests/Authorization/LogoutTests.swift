@@ -3,16 +3,7 @@ import AsyncHTTPClient
 import CofferDevBackend
 import XCTest
 
-final class LogoutTests: XCTestCase {
-    var fixture: AuthFixture!
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
+final class LogoutTests: AuthTestCase {
 
     /// Logout revokes the token (RFC 7009), so it no longer opens /protected, and deletes user, password and token.
     func testLogoutRevokesTheTokenAndDeletesEverything() async throws {

@@ -2,17 +2,8 @@
 import CofferDevBackend
 import XCTest
 
-final class SSOExchangeTests: XCTestCase {
-    var fixture: AuthFixture!
+final class SSOExchangeTests: AuthTestCase {
     let thirdPartyToken = DevBackend.Configuration.defaultSSOToken.token
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
 
     /// OMC's form: the stored exchanged token survives a restart and names the SSO user at /protected.
     func testOMCExchangeStoresTheTokenForTheNextStart() async throws {

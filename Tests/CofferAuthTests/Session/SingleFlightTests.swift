@@ -2,16 +2,7 @@
 import CofferDevBackend
 import XCTest
 
-final class SingleFlightTests: XCTestCase {
-    var fixture: AuthFixture!
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
+final class SingleFlightTests: AuthTestCase {
 
     /// Logs in, then lets the token expire, so the next callers all need a new one.
     private func expiredSession() async throws -> Authorization {

@@ -3,16 +3,7 @@ import Coffer
 import CofferDevBackend
 import XCTest
 
-final class StoredSessionTests: XCTestCase {
-    var fixture: AuthFixture!
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
+final class StoredSessionTests: AuthTestCase {
 
     private func logIn(_ auth: Authorization) async throws {
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)

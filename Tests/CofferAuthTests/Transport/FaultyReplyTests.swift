@@ -5,16 +5,7 @@ import XCTest
 
 /// Each bad reply gives a typed error, stores nothing new, leaves the earlier session as it
 /// was, and returns within the deadline. The replies come over real sockets from the dev backend.
-final class FaultyReplyTests: XCTestCase {
-    var fixture: AuthFixture!
-
-    override func setUp() async throws {
-        fixture = try await AuthFixture.start()
-    }
-
-    override func tearDown() async throws {
-        await fixture.stop()
-    }
+final class FaultyReplyTests: AuthTestCase {
 
     /// Logs in, arms `fault` on `endpoint`, tries a login (or an SSO exchange) again, and checks
     /// the error and that the earlier session is untouched, in the keychain and in memory.
