@@ -1,17 +1,26 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// Dependencies point one way: coffer and CofferDevBackend → CofferAuth → Coffer → Vendor.
+// The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
     products: [
         .library(name: "Coffer", targets: ["Coffer"]),
         // The store-behaviour suite, for running over any CredentialStore (links XCTest).
         .library(name: "CofferConformance", targets: ["CofferConformance"]),
+        .library(name: "CofferAuth", targets: ["CofferAuth"]),
+        .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
         .executable(name: "coffer", targets: ["coffer"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -26,19 +35,67 @@ let package = Package(
 
         .target(name: "Coffer", dependencies: ["CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
+        .target(
+            name: "CofferAuth",
+            dependencies: [
+                "Coffer",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .target(
+            name: "CofferDevBackend",
+            dependencies: [
+                "CofferAuth",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
         .executableTarget(
             name: "coffer",
-            dependencies: ["Coffer", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .executableTarget(name: "coffer-bench", dependencies: ["Coffer", "CSodium", "CSQLite", "CLibSecret"]),
+            dependencies: [
+                "Coffer", "CofferAuth", "CofferDevBackend",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "coffer-bench",
+            dependencies: [
+                "Coffer", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
-        // Helpers both test targets share: subprocesses, temporary folders, the Secret Service test environment.
-        .target(name: "CofferTestSupport", dependencies: ["Coffer"], path: "Tests/CofferTestSupport"),
+        // What every test target shares: child processes, temporary folders, a test clock,
+        // a quiet logger, the Secret Service test environment.
+        .target(
+            name: "CofferTestSupport",
+            dependencies: ["Coffer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/CofferTestSupport"),
         .testTarget(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferTestSupport"]),
+        .testTarget(
+            name: "CofferAuthTests",
+            dependencies: [
+                "CofferAuth", "CofferDevBackend", "CofferTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "CofferDevBackendTests",
+            dependencies: [
+                "CofferDevBackend", "CofferTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]),
+        .testTarget(name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferDevBackend", "CofferTestSupport"]),
     ]
 )

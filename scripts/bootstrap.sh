@@ -7,6 +7,7 @@ set -euo pipefail
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
 if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
+    packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
 fi
 
 missing=()

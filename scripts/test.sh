@@ -13,4 +13,6 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
     exit 1
 fi
 
+# Tests that could skip for a missing tool fail instead.
+export COFFER_STRICT_TESTS=1
 dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"

@@ -2,9 +2,10 @@ import Foundation
 
 // coffer-bench SUITE: prints a Markdown table per suite. Run it in release mode:
 //   swift run -c release coffer-bench vault
-let suites: [String: () throws -> Void] = [
+let suites: [String: () async throws -> Void] = [
     "vault": VaultBenchmark.run,
     "secret-service": SecretServiceBenchmark.run,
+    "auth": AuthBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"
@@ -15,7 +16,7 @@ for name in names {
         exit(64)
     }
     do {
-        try suite()
+        try await suite()
     } catch {
         FileHandle.standardError.write(Data("coffer-bench \(name): \(error)\n".utf8))
         exit(1)

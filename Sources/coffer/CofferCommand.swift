@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferAuth
 import Foundation
 
 @main
@@ -24,16 +25,21 @@ struct CofferCommand: AsyncParsableCommand {
               2   wrong passphrase or key, or the vault or Secret Service collection is locked
               3   integrity failure or corrupt vault
               64  usage error or invalid argument
-              other failures: 65 data error, 66 no vault, 69 storage or Secret Service unavailable,
-              73 vault already exists, 75 Secret Service timeout, 77 insecure permissions, 70 anything else
+              other failures: 65 data error, 66 no vault, 69 storage, Secret Service or backend
+              unavailable, 73 vault already exists, 75 timed out (Secret Service or backend),
+              77 insecure permissions, 70 anything else
+              login and requests: 4 not logged in, credentials refused, token expired or other
+              backend; 5 the backend answered an HTTP error; 6 logout incomplete (the local
+              session is removed, a server step failed); 76 a bad reply from the backend
             """,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Doctor.self,
+            Login.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
         ])
 
     @OptionGroup var vault: VaultOptions
-    @OptionGroup var backend: BackendOptions
+    @OptionGroup var storeOptions: StoreOptions
 
     /// Runs the command, mapping every error to one line on stderr and its exit status.
     static func main() async {
@@ -51,6 +57,10 @@ struct CofferCommand: AsyncParsableCommand {
 
     static func fail(_ error: Error) -> Never {
         if let error = error as? CofferError {
+            Terminal.printError(error.description)
+            Foundation.exit(error.exitStatus)
+        }
+        if let error = error as? AuthError {
             Terminal.printError(error.description)
             Foundation.exit(error.exitStatus)
         }

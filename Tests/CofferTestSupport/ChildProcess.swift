@@ -1,137 +1,233 @@
 import Foundation
+import Glibc
+import Synchronization
 
-/// A child process with captured output, for end-to-end tests. Every wait is bounded.
-public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: the buffers and counters are only touched under `condition`.
-
-    /// How a finished process ended.
-    public struct Outcome: Sendable {
+/// A child process for end-to-end tests: real executables, real pipes, bounded in time.
+///
+/// Any file descriptor can be fed (stdin, or `--passphrase-fd 3`), stdout and stderr are
+/// collected as they come (binary-safe), and a process that outlives its time limit is killed.
+public final class ChildProcess: Sendable {
+    /// What a finished process left behind.
+    public struct Output: Sendable {
+        /// The exit status, or 128 + the signal number for a process killed by a signal.
         public let status: Int32
         public let stdout: Data
         public let stderr: Data
-        /// From launch to exit.
+        /// From start to exit.
         public let duration: Duration
-        /// Whether the process was killed for overrunning its time limit.
-        public let timedOut: Bool
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
         public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    private let process = Process()
-    private let condition = NSCondition()
+    public let pid: pid_t
+    private let stdout: Collector
+    private let stderr: Collector
     private let started = ContinuousClock.now
-    private var stdoutBuffer = Data()
-    private var stderrBuffer = Data()
-    private var openStreams = 2
-    private var exitedAt: ContinuousClock.Instant?
+    private let heldOpen = Mutex<[Int32]>([])
+    private let finished = Mutex<Output?>(nil)
 
-    /// Starts `executable`: a URL, or (in the `String` form) a path or a name looked up on `PATH`.
-    /// `environment` entries are added to (or, with `nil` values, removed from) this process's
-    /// environment. `stdin` is written and closed.
-    public init(
-        _ executable: URL, _ arguments: [String], environment: [String: String?] = [:], stdin: Data? = nil
-    ) throws {
-        process.executableURL = executable
-        process.arguments = arguments
-        var merged = ProcessInfo.processInfo.environment
-        for (name, value) in environment { merged[name] = value }
-        process.environment = merged
-        let output = Pipe(), errors = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = input
-        for (pipe, isOutput) in [(output, true), (errors, false)] {
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                self?.append(handle.availableData, toOutput: isOutput)
+    private init(pid: pid_t, stdout: Collector, stderr: Collector) {
+        self.pid = pid
+        self.stdout = stdout
+        self.stderr = stderr
+    }
+
+    /// Starts `executable` (a path, or a name looked up on `PATH`).
+    ///
+    /// `environment` changes this process's environment for the child: a value sets a
+    /// variable, `nil` removes it. `inputs` maps child file descriptors (0 for stdin) to the
+    /// bytes they read; a descriptor given `nil` stays open and empty until the process ends.
+    public static func start(
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:], inputs: [Int32: Data?] = [0: Data()]
+    ) throws -> ChildProcess {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+
+        var parentEnds: [(fd: Int32, data: Data?)] = []
+        var childEnds: [Int32] = []
+        for (target, data) in inputs.sorted(by: { $0.key < $1.key }) {
+            let (read, write) = try pipe()
+            posix_spawn_file_actions_adddup2(&actions, read, target)
+            parentEnds.append((write, data))
+            childEnds.append(read)
+        }
+        let (outRead, outWrite) = try pipe()
+        let (errRead, errWrite) = try pipe()
+        posix_spawn_file_actions_adddup2(&actions, outWrite, 1)
+        posix_spawn_file_actions_adddup2(&actions, errWrite, 2)
+        childEnds += [outWrite, errWrite]
+
+        var variables = ProcessInfo.processInfo.environment
+        for (name, value) in environment { variables[name] = value }
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+
+        var pid: pid_t = 0
+        let result = executable.contains("/")
+            ? posix_spawn(&pid, executable, &actions, nil, argv, env)
+            : posix_spawnp(&pid, executable, &actions, nil, argv, env)
+        childEnds.forEach { close($0) }
+        guard result == 0 else {
+            parentEnds.forEach { close($0.fd) }
+            [outRead, errRead].forEach { close($0) }
+            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+        }
+        let process = ChildProcess(pid: pid, stdout: Collector(fd: outRead), stderr: Collector(fd: errRead))
+        for (fd, data) in parentEnds {
+            guard let data else { continue }
+            data.withUnsafeBytes { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written <= 0 { break }
+                    offset += written
+                }
             }
+            close(fd)
         }
-        process.terminationHandler = { [weak self] _ in self?.markExited() }
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try? input.fileHandleForWriting.close()
+        process.heldOpen.withLock { $0 = parentEnds.filter { $0.data == nil }.map(\.fd) }
+        return process
     }
 
-    public convenience init(
-        _ command: String, _ arguments: [String], environment: [String: String?] = [:], stdin: Data? = nil
-    ) throws {
-        if command.contains("/") {
-            try self.init(URL(fileURLWithPath: command), arguments, environment: environment, stdin: stdin)
-        } else {
-            try self.init(URL(fileURLWithPath: "/usr/bin/env"), [command] + arguments, environment: environment, stdin: stdin)
-        }
-    }
-
-    /// Runs to completion and returns the outcome; kills the process after `timeout`.
+    /// Runs `executable` to the end with `stdin`; throws ``ChildProcessError/timedOut(stderr:)``
+    /// (after killing it) when it outlives `timeout`.
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String?] = [:], stdin: Data? = nil,
-        timeout: Duration = .seconds(60)
-    ) throws -> Outcome {
-        try ChildProcess(executable, arguments, environment: environment, stdin: stdin).wait(timeout: timeout)
+        _ executable: String, _ arguments: [String] = [], environment: [String: String?] = [:], stdin: Data = Data(),
+        inputs: [Int32: Data?] = [:], timeout: Duration = .seconds(60)
+    ) throws -> Output {
+        try start(executable, arguments, environment: environment, inputs: inputs.merging([0: stdin]) { $1 })
+            .wait(timeout: timeout)
     }
 
-    /// Runs a program by path or by name on `PATH`; see ``run(_:_:environment:stdin:timeout:)-(URL,_,_,_,_)``.
+    /// ``run(_:_:environment:stdin:inputs:timeout:)-(String,_,_,_,_,_)`` for a URL.
     public static func run(
-        _ command: String, _ arguments: [String] = [], environment: [String: String?] = [:], stdin: Data? = nil,
-        timeout: Duration = .seconds(60)
-    ) throws -> Outcome {
-        try ChildProcess(command, arguments, environment: environment, stdin: stdin).wait(timeout: timeout)
+        _ executable: URL, _ arguments: [String] = [], environment: [String: String?] = [:], stdin: Data = Data(),
+        inputs: [Int32: Data?] = [:], timeout: Duration = .seconds(60)
+    ) throws -> Output {
+        try run(executable.path, arguments, environment: environment, stdin: stdin, inputs: inputs, timeout: timeout)
     }
 
-    private func append(_ data: Data, toOutput: Bool) {
-        condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        if data.isEmpty {
-            openStreams -= 1
-        } else if toOutput {
-            stdoutBuffer.append(data)
-        } else {
-            stderrBuffer.append(data)
+    /// Waits for the process to end, killing it after `timeout`. Waiting again returns the same output.
+    public func wait(timeout: Duration) throws -> Output {
+        if let output = finished.withLock({ $0 }) { return output }
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            guard ContinuousClock.now < deadline else {
+                Glibc.kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                finish(status: 128 + SIGKILL)
+                throw ChildProcessError.timedOut(stderr: stderr.text)
+            }
+            usleep(2_000)
         }
+        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return finish(status: exit)
     }
 
-    private func markExited() {
-        condition.lock()
-        defer { condition.broadcast(); condition.unlock() }
-        exitedAt = .now
+    @discardableResult
+    private func finish(status: Int32) -> Output {
+        let duration = ContinuousClock.now - started
+        heldOpen.withLock { fds in
+            fds.forEach { close($0) }
+            fds = []
+        }
+        let output = Output(status: status, stdout: stdout.finish(), stderr: stderr.finish(), duration: duration)
+        finished.withLock { $0 = output }
+        return output
     }
 
-    /// Waits until stdout contains `line` followed by a newline. Returns `false` on timeout or exit.
+    /// The first line the process writes on stdout, waiting up to `timeout`.
+    public func firstLine(timeout: Duration) throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdout.lines.first { return line }
+            usleep(5_000)
+        }
+        throw ChildProcessError.timedOut(stderr: stderr.text)
+    }
+
+    /// Waits until the process has written `line` as a whole line on stdout. Returns `false`
+    /// when it has not within `timeout`.
     public func waitForLine(_ line: String, timeout: Duration) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout.seconds)
-        condition.lock()
-        defer { condition.unlock() }
-        while !String(decoding: stdoutBuffer, as: UTF8.self).split(separator: "\n").contains(Substring(line)) {
-            if openStreams == 0 || !condition.wait(until: deadline) { return false }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if stdout.lines.contains(line) { return true }
+            usleep(5_000)
         }
-        return true
+        return false
     }
 
     /// Sends a signal.
     public func kill(_ signal: Int32 = SIGKILL) {
-        Foundation.kill(process.processIdentifier, signal)
+        Glibc.kill(pid, signal)
     }
 
-    /// Waits for exit (killing the process after `timeout`) and for its output to drain.
-    public func wait(timeout: Duration = .seconds(60)) -> Outcome {
-        let deadline = Date().addingTimeInterval(timeout.seconds)
-        condition.lock()
-        while exitedAt == nil && condition.wait(until: deadline) {}
-        let timedOut = exitedAt == nil
-        condition.unlock()
-        if timedOut { kill() }
-        process.waitUntilExit()
-        condition.lock()
-        defer { condition.unlock() }
-        while openStreams > 0 && condition.wait(until: Date().addingTimeInterval(5)) {}
-        return Outcome(
-            status: process.terminationStatus, stdout: stdoutBuffer, stderr: stderrBuffer,
-            duration: (exitedAt ?? .now) - started, timedOut: timedOut)
+    /// Ends the process: closes its held-open inputs, sends SIGTERM, and SIGKILL after `grace`.
+    @discardableResult
+    public func stop(grace: Duration = .seconds(5)) -> Output? {
+        if let output = finished.withLock({ $0 }) { return output }
+        heldOpen.withLock { fds in
+            fds.forEach { close($0) }
+            fds = []
+        }
+        kill(SIGTERM)
+        return try? wait(timeout: grace)
+    }
+
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard Glibc.pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (fds[0], fds[1])
     }
 }
 
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var seconds: TimeInterval {
-        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+/// Why a child process failed.
+public enum ChildProcessError: Error, CustomStringConvertible {
+    case timedOut(stderr: String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let stderr): "the child process did not finish in time; its stderr: \(stderr)"
+        }
+    }
+}
+
+/// Reads a file descriptor on a thread of its own until end of file.
+private final class Collector: Sendable {
+    private let buffer = Mutex(Data())
+    private let done = DispatchSemaphore(value: 0)
+
+    init(fd: Int32) {
+        Thread.detachNewThread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            while true {
+                let count = read(fd, &chunk, chunk.count)
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                self.buffer.withLock { $0.append(chunk, count: count) }
+            }
+            close(fd)
+            self.done.signal()
+        }
+    }
+
+    var text: String { buffer.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// The complete lines read so far.
+    var lines: [String] {
+        let text = self.text
+        guard let last = text.lastIndex(of: "\n") else { return [] }
+        return text[..<last].split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    }
+
+    /// Waits (briefly) for the end of file, then returns everything read.
+    func finish() -> Data {
+        _ = done.wait(timeout: .now() + 5)
+        return buffer.withLock { $0 }
     }
 }

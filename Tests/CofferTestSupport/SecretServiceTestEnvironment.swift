@@ -31,7 +31,7 @@ public enum SecretServiceTestEnvironment {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// Runs `secret-tool` on the test bus.
-    public static func secretTool(_ arguments: [String], stdin: Data = Data()) throws -> ChildProcess.Outcome {
+    public static func secretTool(_ arguments: [String], stdin: Data = Data()) throws -> ChildProcess.Output {
         try ChildProcess.run("secret-tool", arguments, stdin: stdin, timeout: .seconds(20))
     }
 

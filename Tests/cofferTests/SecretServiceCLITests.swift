@@ -26,7 +26,7 @@ final class SecretServiceCLITests: XCTestCase {
         if let folder { try? FileManager.default.removeItem(at: folder) }
     }
 
-    private func coffer(_ arguments: [String], stdin: String = "", extra: [String: String?] = [:]) throws -> ChildProcess.Outcome {
+    private func coffer(_ arguments: [String], stdin: String = "", extra: [String: String?] = [:]) throws -> ChildProcess.Output {
         try ChildProcess.run(
             BuiltProducts.executable("coffer"), arguments, environment: environment.merging(extra) { $1 }, stdin: Data(stdin.utf8),
             timeout: .seconds(30))

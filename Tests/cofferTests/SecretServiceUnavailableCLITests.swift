@@ -20,7 +20,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
 
     private var coffer: URL { BuiltProducts.executable("coffer") }
 
-    private func run(_ arguments: [String], environment: [String: String?]) throws -> ChildProcess.Outcome {
+    private func run(_ arguments: [String], environment: [String: String?]) throws -> ChildProcess.Output {
         try ChildProcess.run(coffer, arguments, environment: environment, timeout: .seconds(30))
     }
 
@@ -35,7 +35,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
 
     /// Runs `script` under a bus of its own, with gnome-keyring started by scripts/with-secret-service.sh
     /// when `keyring` is set. `$COFFER` names the coffer program.
-    private func onPrivateBus(keyring: Bool = true, _ script: String) throws -> ChildProcess.Outcome {
+    private func onPrivateBus(keyring: Bool = true, _ script: String) throws -> ChildProcess.Output {
         try requireTools(["dbus-run-session", "dbus-send"] + (keyring ? ["gnome-keyring-daemon"] : []))
         let environment: [String: String?] = ["COFFER": coffer.path]
         let wrapper = SecretServiceTestEnvironment.packageRoot.appendingPathComponent("scripts/with-secret-service.sh").path

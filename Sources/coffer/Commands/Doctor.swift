@@ -34,7 +34,7 @@ struct Doctor: ParsableCommand {
     }
 
     private func secretServiceStatus() -> String {
-        let timeout = root.backend.secretService.timeout
+        let timeout = root.storeOptions.secretService.timeout
         do {
             return try SecretService.status(timeout: timeout).description
         } catch {

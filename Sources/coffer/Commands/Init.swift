@@ -21,7 +21,7 @@ struct Init: ParsableCommand {
 
     func run() throws {
         let url = try root.vault.url()
-        let secretService = root.backend.secretService
+        let secretService = root.storeOptions.secretService
         // Fail before creating anything when the Secret Service cannot take the slot's key.
         if secretServiceSlot { try Self.requireAvailable(try SecretService.status(timeout: secretService.timeout)) }
         let credential: VaultCredential

@@ -21,7 +21,7 @@ struct RotateKey: ParsableCommand {
         var credentials = [credential] + keyFiles.map { VaultCredential.keyFile(URL(fileURLWithPath: $0)) }
         // A Secret Service slot is rewrapped through the Secret Service itself.
         if try vault.keySlots().contains(where: { $0.kind == .secretService }) {
-            credentials.append(.secretService(root.backend.secretService))
+            credentials.append(.secretService(root.storeOptions.secretService))
         }
         for fd in passphraseFDs {
             credentials.append(.passphrase(try Passphrase.read(fd: fd, environmentName: "", prompt: "")))

@@ -59,7 +59,7 @@ struct Slots: ParsableCommand {
             let vault = try slots.root.openVault(configuration: Vault.Configuration(passphraseCost: kdf.cost))
             let credential: VaultCredential
             if secretService {
-                credential = .secretService(slots.root.backend.secretService)
+                credential = .secretService(slots.root.storeOptions.secretService)
             } else if let keyFile {
                 let url = URL(fileURLWithPath: keyFile)
                 if !FileManager.default.fileExists(atPath: keyFile) { try KeyFile.generate(at: url) }
@@ -77,7 +77,7 @@ struct Slots: ParsableCommand {
         @Argument(help: "The slot number, from 'coffer slots'.") var id: Int
 
         func run() throws {
-            try slots.root.openVault().removeKeySlot(id: id, secretService: slots.root.backend.secretService)
+            try slots.root.openVault().removeKeySlot(id: id, secretService: slots.root.storeOptions.secretService)
             print("removed slot \(id)")
         }
     }

@@ -5,9 +5,9 @@ import Foundation
 extension CofferCommand {
     /// The store the item commands (get, set, delete, list) use.
     func store() throws -> any CredentialStore {
-        switch try backend.selectedBackend() {
+        switch try storeOptions.selectedBackend() {
         case .vault: try openVault()
-        case .secretService: SecretServiceStore(configuration: backend.secretService)
+        case .secretService: SecretServiceStore(configuration: storeOptions.secretService)
         }
     }
 
@@ -26,7 +26,7 @@ extension CofferCommand {
     /// Returns the credential that opened the vault.
     @discardableResult
     func unlock(_ vault: Vault) throws -> VaultCredential {
-        let methods = try backend.namedUnlockMethods() ?? defaultUnlockMethods(for: vault)
+        let methods = try storeOptions.namedUnlockMethods() ?? defaultUnlockMethods(for: vault)
         var lastError: Error = CLIError.usage("--unlock names no method")
         for method in methods {
             do {
@@ -40,17 +40,17 @@ extension CofferCommand {
         throw lastError
     }
 
-    private func defaultUnlockMethods(for vault: Vault) throws -> [BackendOptions.UnlockMethod] {
+    private func defaultUnlockMethods(for vault: Vault) throws -> [StoreOptions.UnlockMethod] {
         if self.vault.keyFileURL != nil { return [.keyfile] }
-        if self.vault.passphraseFD != nil || backend.environment["COFFER_PASSPHRASE"] != nil { return [.passphrase] }
+        if self.vault.passphraseFD != nil || storeOptions.environment["COFFER_PASSPHRASE"] != nil { return [.passphrase] }
         if try vault.keySlots().contains(where: { $0.kind == .secretService }) { return [.secretService] }
         return [.passphrase]
     }
 
-    private func credential(for method: BackendOptions.UnlockMethod) throws -> VaultCredential {
+    private func credential(for method: StoreOptions.UnlockMethod) throws -> VaultCredential {
         switch method {
         case .secretService:
-            return .secretService(backend.secretService)
+            return .secretService(storeOptions.secretService)
         case .keyfile:
             guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
             return .keyFile(url)

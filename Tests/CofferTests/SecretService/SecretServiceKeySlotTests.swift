@@ -28,7 +28,7 @@ final class SecretServiceKeySlotTests: XCTestCase {
     }
 
     /// The KEK item of a slot, through secret-tool, by the documented attributes.
-    private func lookUpKey(vault: Vault, slot: KeySlot) throws -> ChildProcess.Outcome {
+    private func lookUpKey(vault: Vault, slot: KeySlot) throws -> ChildProcess.Output {
         try SecretServiceTestEnvironment.secretTool(
             ["lookup", "xdg:schema", "coffer.VaultKey", "coffer:vault", vault.id, "coffer:slot", String(slot.id)])
     }

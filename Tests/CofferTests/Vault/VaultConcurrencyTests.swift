@@ -6,7 +6,7 @@ import XCTest
 
 final class VaultConcurrencyTests: XCTestCase {
     let folder = TemporaryFolder()
-    let helper = BuiltProducts.executable("coffer-test-helper")
+    let helper = BuiltProducts.executable("coffer-test-helper").path
     let service = "com.example.multiprocess"
 
     /// Many threads writing and reading one Vault at once: every write lands, every read sees a
@@ -56,11 +56,11 @@ final class VaultConcurrencyTests: XCTestCase {
         let vault = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
         let vaultPath = folder.file("test.vault").path, keyPath = folder.file("k.key").path
         let writers = try ["p1", "p2"].map {
-            try ChildProcess(helper, ["write-loop", vaultPath, keyPath, $0, "60"])
+            try ChildProcess.start(helper, ["write-loop", vaultPath, keyPath, $0, "60"])
         }
         for index in 0..<30 { try vault.set(Data("local".utf8), for: .genericPassword(service: service, account: "local-\(index)")) }
         for writer in writers {
-            let outcome = writer.wait(timeout: .seconds(120))
+            let outcome = try writer.wait(timeout: .seconds(120))
             XCTAssertEqual(outcome.status, 0, outcome.stderrText)
             XCTAssertEqual(outcome.stdoutText, "done\n")
         }
@@ -73,8 +73,8 @@ final class VaultConcurrencyTests: XCTestCase {
     func testConcurrentCreation() throws {
         try KeyFile.generate(at: folder.file("k.key"))
         let path = folder.file("raced.vault").path
-        let racers = try (0..<4).map { _ in try ChildProcess(helper, ["open-or-create", path, folder.file("k.key").path]) }
-        let outcomes = racers.map { $0.wait(timeout: .seconds(60)) }
+        let racers = try (0..<4).map { _ in try ChildProcess.start(helper, ["open-or-create", path, folder.file("k.key").path]) }
+        let outcomes = try racers.map { try $0.wait(timeout: .seconds(60)) }
         XCTAssertEqual(outcomes.map(\.status), [0, 0, 0, 0], outcomes.map(\.stderrText).joined())
         XCTAssertEqual(Set(outcomes.map(\.stdoutText)).count, 1, "every process sees the same vault")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), ["k.key", "raced.vault"])
@@ -84,10 +84,10 @@ final class VaultConcurrencyTests: XCTestCase {
     func testAcknowledgedWriteSurvivesKill9() throws {
         try KeyFile.generate(at: folder.file("k.key"))
         _ = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
-        let writer = try ChildProcess(helper, ["write-then-wait", folder.file("test.vault").path, folder.file("k.key").path, "survivor"])
+        let writer = try ChildProcess.start(helper, ["write-then-wait", folder.file("test.vault").path, folder.file("k.key").path, "survivor"])
         XCTAssertTrue(writer.waitForLine("written", timeout: .seconds(60)))
         writer.kill(SIGKILL)
-        XCTAssertEqual(writer.wait(timeout: .seconds(10)).status, SIGKILL)
+        XCTAssertEqual(try writer.wait(timeout: .seconds(10)).status, 128 + SIGKILL)
 
         let reopened = try Vault.open(at: folder.file("test.vault"), unlock: .keyFile(folder.file("k.key")), configuration: .test())
         XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "survivor")), Data("durable".utf8))

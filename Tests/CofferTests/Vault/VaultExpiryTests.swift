@@ -5,7 +5,7 @@ import XCTest
 
 final class VaultExpiryTests: XCTestCase {
     let folder = TemporaryFolder()
-    let clock = TestClock()
+    let clock = TestClock.wholeSecond()
     let id = ItemID.genericPassword(service: "s", account: "token")
 
     /// An item is readable until its expiry; from then on it reads as absent everywhere and its row
@@ -14,9 +14,9 @@ final class VaultExpiryTests: XCTestCase {
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.set(Data("t".utf8), for: id, options: ItemOptions(expiresAt: clock.now.addingTimeInterval(60)))
         try vault.set(Data("keep".utf8), for: .genericPassword(service: "s", account: "other"))
-        clock.advance(59)
+        clock.advance(by: 59)
         XCTAssertEqual(try vault.secret(for: id), Data("t".utf8))
-        clock.advance(1)
+        clock.advance(by: 1)
         XCTAssertNil(try vault.secret(for: id))
         XCTAssertNil(try vault.item(for: id))
         XCTAssertEqual(try vault.items(matching: .all).map(\.id.account), ["other"])
@@ -27,7 +27,7 @@ final class VaultExpiryTests: XCTestCase {
     func testQueriesPurgeAndSetRestarts() throws {
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.set(Data("t".utf8), for: id, options: ItemOptions(expiresAt: clock.now.addingTimeInterval(10)))
-        clock.advance(20)
+        clock.advance(by: 20)
         XCTAssertEqual(try vault.items(matching: .all).count, 0)
         XCTAssertEqual(try RawVaultFile(folder.file("test.vault")).items().count, 0)
         try vault.set(Data("u".utf8), for: id)

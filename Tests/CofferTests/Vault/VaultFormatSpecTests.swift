@@ -24,7 +24,7 @@ final class VaultFormatSpecTests: XCTestCase {
     private func readWithPython(_ vault: URL, _ arguments: [String] = [], passphrase: String? = nil) throws -> Dump {
         let outcome = try ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"), ["python3", reader.path, vault.path] + arguments,
-            stdin: passphrase.map { Data($0.utf8) })
+            stdin: Data((passphrase ?? "").utf8))
         XCTAssertEqual(outcome.status, 0, outcome.stderrText)
         return try JSONDecoder().decode(Dump.self, from: outcome.stdout)
     }

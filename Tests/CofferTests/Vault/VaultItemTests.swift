@@ -45,7 +45,7 @@ final class VaultItemTests: XCTestCase {
 
     /// Label, comment, custom attributes, expiry and internet attributes round-trip.
     func testAttributesRoundTrip() throws {
-        let clock = TestClock()
+        let clock = TestClock.wholeSecond()
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         let server = ItemID.internetPassword(server: "api.example.com", account: "svc")
         let options = ItemOptions(
@@ -63,11 +63,11 @@ final class VaultItemTests: XCTestCase {
 
     /// Setting an existing item replaces secret and metadata, keeps `created` and moves `modified`.
     func testReplaceKeepsCreated() throws {
-        let clock = TestClock()
+        let clock = TestClock.wholeSecond()
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.set(Data("one".utf8), for: account, options: ItemOptions(label: "first"))
         let created = clock.now
-        clock.advance(90)
+        clock.advance(by: 90)
         try vault.set(Data("two".utf8), for: account, options: ItemOptions(comment: "second"))
 
         let item = try XCTUnwrap(try vault.item(for: account))

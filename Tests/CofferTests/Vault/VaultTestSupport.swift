@@ -1,16 +1,12 @@
 import CofferTestSupport
 import CSQLite
 import Foundation
-import Synchronization
 import XCTest
 @testable import Coffer
 
-/// A clock the tests move by hand.
-final class TestClock: Sendable {
-    private let current: Mutex<Date>
-    init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
-    var now: Date { current.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { current.withLock { $0 += seconds } }
+extension TestClock {
+    /// A clock at a whole second, so dates the vault stores (in milliseconds) compare equal.
+    static func wholeSecond() -> TestClock { TestClock(Date(timeIntervalSince1970: 1_800_000_000)) }
 }
 
 extension PassphraseCost {

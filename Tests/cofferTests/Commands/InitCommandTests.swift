@@ -39,9 +39,9 @@ final class InitCommandTests: CLITestCase {
 
     /// The passphrase can come from a file descriptor (--passphrase-fd); a trailing newline is dropped.
     func testPassphraseFromDescriptor() throws {
-        let file = try privateFile("pass", "fd passphrase\n")
-        XCTAssertEqual(try coffer(["init", "--kdf", "interactive", "--passphrase-fd", "3"], fd3: file, environment: ["COFFER_PASSPHRASE": nil]).status, 0)
-        XCTAssertEqual(try coffer(["set", "s", "a", "--passphrase-fd", "3"], fd3: file, stdin: Data("v".utf8), environment: ["COFFER_PASSPHRASE": nil]).status, 0)
+        let onFD3: [Int32: Data?] = [3: Data("fd passphrase\n".utf8)]
+        XCTAssertEqual(try coffer(["init", "--kdf", "interactive", "--passphrase-fd", "3"], inputs: onFD3, environment: ["COFFER_PASSPHRASE": nil]).status, 0)
+        XCTAssertEqual(try coffer(["set", "s", "a", "--passphrase-fd", "3"], stdin: Data("v".utf8), inputs: onFD3, environment: ["COFFER_PASSPHRASE": nil]).status, 0)
         XCTAssertEqual(try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": "fd passphrase"]).stdoutText, "v")
     }
 

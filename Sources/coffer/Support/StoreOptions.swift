@@ -4,7 +4,7 @@ import Foundation
 
 /// Which store the item commands use, how the vault is unlocked, and how long the Secret
 /// Service may take. Accepted before or after the subcommand.
-struct BackendOptions: ParsableArguments {
+struct StoreOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Where get, set, delete and list find items: vault or secret-service (default: $COFFER_BACKEND, else vault).", valueName: "backend"))
     var backend: Backend?

@@ -1,0 +1,66 @@
+import Coffer
+import Foundation
+
+/// Every error the authorization facade throws.
+///
+/// Cases carry only non-secret context: status codes, OAuth error codes and fixed reasons.
+/// No case ever holds a password, a token or a client secret.
+public enum AuthError: Error, Sendable, Hashable {
+    /// The backend rejected the user's (or the client's) credentials.
+    case invalidCredentials
+    /// No one is logged in: authenticate first.
+    case notAuthenticated
+    /// The session's token has expired and cannot be renewed without the user.
+    case tokenExpired
+    /// The stored session belongs to another backend or backend version.
+    /// Clear it with ``Authorization/clearSSOTokenExchange()`` and authenticate again.
+    case backendMismatch
+    /// The backend answered with an unexpected HTTP status.
+    case serverError(status: Int)
+    /// The backend's reply could not be used: not JSON, truncated, missing fields, the wrong
+    /// content type, or larger than the limit.
+    case malformedResponse(reason: String)
+    /// The backend did not answer in time.
+    case timeout
+    /// The backend could not be reached, or the connection failed.
+    case transport(reason: String)
+
+    // Beyond the eight cases of the issue:
+
+    /// An RFC 6749 §5.2 error reply other than a credential failure, such as `invalid_scope`
+    /// or `unsupported_grant_type`.
+    case oauthError(code: String, status: Int)
+    /// The keychain could not be read or written. Nothing was reported as stored.
+    case storage(CofferError)
+    /// The caller's task was cancelled, or a logout ended the wait.
+    case cancelled
+    /// The request or configuration cannot be used, for example a request to another origin.
+    case invalidRequest(reason: String)
+    /// Logout cleared what it could, but these steps failed.
+    case logoutIncomplete([LogoutFailure])
+}
+
+extension AuthError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case .invalidCredentials: "the backend rejected the credentials"
+        case .notAuthenticated: "not logged in"
+        case .tokenExpired: "the token has expired; log in again"
+        case .backendMismatch: "the stored session belongs to another backend or backend version"
+        case .serverError(let status): "the backend answered HTTP \(status)"
+        case .malformedResponse(let reason): "malformed reply from the backend: \(reason)"
+        case .timeout: "the backend did not answer in time"
+        case .transport(let reason): "cannot reach the backend: \(reason)"
+        case .oauthError(let code, let status): "the token endpoint refused the request: \(code) (HTTP \(status))"
+        case .storage(let error): "keychain: \(error)"
+        case .cancelled: "cancelled"
+        case .invalidRequest(let reason): "invalid request: \(reason)"
+        case .logoutIncomplete(let failures):
+            "logout incomplete: " + failures.map(\.description).joined(separator: "; ")
+        }
+    }
+}
+
+extension AuthError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,255 @@
+import AsyncHTTPClient
+import Coffer
+import Foundation
+import Logging
+
+/// Logs a user in to a ``MobileBackend`` and keeps the session in a Coffer keychain, so the
+/// user stays logged in across restarts. Modelled on Oracle Mobile Hub's `OMCAuthorization`.
+///
+/// ```swift
+/// let auth = Authorization(backend: backend, keychain: Keychain(service: "com.example.app", store: vault))
+/// if await !auth.loadSSOTokenExchange() {
+///     try await auth.authenticate(userName: "alice", password: password)
+/// }
+/// let reply = try await auth.get(backend.baseURL.appendingPathComponent("protected"))
+/// ```
+///
+/// - Every login is checked by the backend, then persisted, and only then reported as done.
+/// - Concurrent callers that need a new token share one network round trip.
+/// - Every failure is a typed ``AuthError``; bad replies leave the earlier session as it was.
+/// - ``logout(clearCredentials:)`` clears the local session first, even when the backend is unreachable.
+public actor Authorization {
+    /// The backend this facade logs in to.
+    public nonisolated let backend: MobileBackend
+    /// Where the session is stored: the vault, the Secret Service, or any other store.
+    public nonisolated let keychain: Keychain
+    /// The facade's policies.
+    public nonisolated let configuration: Configuration
+
+    let store: SessionStore
+    let transport: HTTPTransport
+    /// Shares one token request among every caller that needs a new token.
+    let renewal = SingleFlight<String>()
+    var state: SessionState = .unloaded
+    /// Bumped by every change of session. A token request that started before a change is not applied.
+    var epoch: UInt64 = 0
+
+    /// A facade for `backend` that keeps its session in `keychain`.
+    ///
+    /// - Parameter httpClient: The client to send requests with. The default follows no
+    ///   redirects, so credentials never go to another host.
+    public init(
+        backend: MobileBackend, keychain: Keychain, configuration: Configuration = Configuration(),
+        httpClient: HTTPClient = Authorization.defaultHTTPClient
+    ) {
+        self.backend = backend
+        self.keychain = keychain
+        self.configuration = configuration
+        self.store = SessionStore(keychain: keychain, account: configuration.sessionAccount)
+        self.transport = HTTPTransport(
+            client: httpClient, timeout: configuration.requestTimeout,
+            maxBodyBytes: configuration.maxResponseBytes, logger: configuration.logger)
+    }
+
+    /// The HTTP client facades use unless given another: no redirects, no decompression, and
+    /// a 5 s connect timeout, so an unreachable backend is a ``AuthError/transport(reason:)``
+    /// rather than a wait for the whole deadline.
+    public static let defaultHTTPClient = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled))
+
+    var now: Date { configuration.now() }
+    var leeway: TimeInterval { configuration.clockSkewLeeway }
+
+    // MARK: Logging in
+
+    /// Logs `userName` in. HTTP Basic: the backend checks the credentials. OAuth: the RFC 6749
+    /// password grant. The user name and password are stored in the keychain (with the token,
+    /// for OAuth), so the login survives a restart and an expired token renews by itself.
+    public func authenticate(userName: String, password: String) async throws(AuthError) {
+        guard !userName.isEmpty else { throw .invalidRequest(reason: "the user name is empty") }
+        let started = epoch
+        let credentials = BasicCredentials(user: userName, password: password)
+        var session = StoredSession(binding: backend.binding, method: .httpBasic, userName: userName, password: password)
+        if let client = backend.oauthClient {
+            let reply = try await OAuthGrant.password(credentials, scope: backend.scope)
+                .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
+            session.method = .oauth
+            session.token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+        } else {
+            try await BasicCheck.verify(credentials.headerValue, backend: backend, transport: transport)
+        }
+        try commit(session, persist: true, startedAt: started)
+        configuration.logger.info("logged in", metadata: ["user": "\(userName)", "method": "\(session.method.rawValue)"])
+    }
+
+    /// Exchanges a third-party token for a backend token, in the form
+    /// ``MobileBackend/tokenExchange`` names. With `storeAccessToken`, the token is stored
+    /// (before this returns) and the user stays logged in across restarts until it expires.
+    public func authenticateSSOTokenExchange(_ token: String, storeAccessToken: Bool) async throws(AuthError) {
+        guard !token.isEmpty else { throw .invalidRequest(reason: "the third-party token is empty") }
+        let started = epoch
+        let reply: TokenReply
+        switch backend.tokenExchange {
+        case .omc:
+            reply = try await OMCTokenExchange.exchange(token, backend: backend, transport: transport)
+        case .rfc8693(let endpoint, let subjectTokenType):
+            guard let url = endpoint ?? backend.oauthClient?.tokenEndpoint else {
+                throw .invalidRequest(reason: "an RFC 8693 exchange needs a token endpoint")
+            }
+            reply = try await OAuthGrant.tokenExchange(subjectToken: token, subjectTokenType: subjectTokenType, scope: backend.scope)
+                .send(to: url, client: backend.oauthClient, backend: backend, transport: transport)
+        }
+        let session = StoredSession(
+            binding: backend.binding, method: .ssoExchange,
+            token: reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout))
+        try commit(session, persist: storeAccessToken, startedAt: started)
+        configuration.logger.info("SSO token exchanged", metadata: ["stored": "\(storeAccessToken)"])
+    }
+
+    /// Starts anonymous access: the client-credentials grant for OAuth, the anonymous key for
+    /// HTTP Basic. Anonymous tokens are kept in memory only and renew by themselves.
+    public func authenticateAnonymous() async throws(AuthError) {
+        let started = epoch
+        if let client = backend.oauthClient {
+            let reply = try await OAuthGrant.clientCredentials(scope: backend.scope)
+                .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
+            guard epoch == started else { throw .cancelled }
+            epoch += 1
+            state = .anonymous(reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout))
+        } else {
+            guard backend.anonymousKey != nil else { throw .invalidRequest(reason: "the backend has no anonymous key") }
+            epoch += 1
+            state = .anonymous(nil)
+        }
+    }
+
+    /// Persists `session` (when asked) and only then makes it current, unless a logout or
+    /// another change came first.
+    private func commit(_ session: StoredSession, persist: Bool, startedAt started: UInt64) throws(AuthError) {
+        guard epoch == started else { throw .cancelled }
+        if persist { try store.save(session) }
+        epoch += 1
+        state = .session(session)
+    }
+
+    // MARK: The stored session
+
+    /// Loads the stored session, if it is usable. Returns `false` when there is none, when its
+    /// token has expired (leeway included), or when it belongs to another backend or version;
+    /// the app then authenticates again. Call it at start-up.
+    public func loadSSOTokenExchange() -> Bool {
+        do {
+            return try loadStoredSession() == .loaded
+        } catch {
+            configuration.logger.warning("cannot read the stored session", metadata: ["error": "\(error)"])
+            return false
+        }
+    }
+
+    /// Loads the stored session and says what was found. Throws when the keychain cannot be
+    /// read: a locked store never looks like "no session".
+    @discardableResult
+    public func loadStoredSession() throws(AuthError) -> SessionLoadResult {
+        let stored = try store.load()
+        epoch += 1
+        guard let stored, !stored.isSignedOut else {
+            state = .signedOut(otherBackend: false)
+            return .missing
+        }
+        guard stored.binding == backend.binding else {
+            state = .signedOut(otherBackend: true)
+            return .otherBackend
+        }
+        state = .session(stored)
+        return stored.isUsable(at: now, leeway: leeway) ? .loaded : .expired(renewable: stored.isRenewable)
+    }
+
+    /// Removes the stored token: an SSO session, or a session of another backend or version,
+    /// is removed whole; an OAuth session keeps its credentials and renews on the next request.
+    public func clearSSOTokenExchange() async throws(AuthError) {
+        epoch += 1
+        await renewal.fail(with: .notAuthenticated)
+        if case .session(var session) = state {
+            session.token = nil
+            state = session.method == .oauth ? .session(session) : .signedOut(otherBackend: false)
+        } else if case .signedOut = state {
+            state = .signedOut(otherBackend: false)
+        }
+        guard var stored = try store.load() else { return }
+        if stored.binding != backend.binding || stored.method == .ssoExchange {
+            try store.remove()
+        } else if stored.token != nil {
+            stored.token = nil
+            try store.save(stored)
+        }
+    }
+
+    // MARK: Logging out
+
+    /// Ends the session. The local session is cleared first, so nothing is left behind even
+    /// when the backend is unreachable; then the token is revoked where the backend offers
+    /// RFC 7009. Throws ``AuthError/logoutIncomplete(_:)`` naming each step that failed.
+    ///
+    /// - Parameter clearCredentials: `true` removes everything. `false` keeps only the user
+    ///   name, so the app can offer it at the next login; the password and token always go.
+    @discardableResult
+    public func logout(clearCredentials: Bool = true) async throws(AuthError) -> LogoutReport {
+        epoch += 1
+        let previous = state
+        state = .signedOut(otherBackend: false)
+        await renewal.fail(with: .notAuthenticated)
+        var report = LogoutReport()
+        var failures: [LogoutFailure] = []
+        var tokens: [AccessToken] = previous.token.map { [$0] } ?? []
+
+        do {
+            let stored = try store.load()
+            if let stored, stored.binding == backend.binding, let token = stored.token, !tokens.contains(token) {
+                tokens.append(token)
+            }
+            if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {
+                try store.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
+                report.keptUserName = true
+                report.removedStoredSession = true
+            } else {
+                report.removedStoredSession = try store.remove()
+            }
+        } catch {
+            failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))
+        }
+
+        if let endpoint = backend.revocationEndpoint {
+            for token in tokens {
+                do {
+                    try await TokenRevocation.revoke(token, at: endpoint, backend: backend, transport: transport)
+                    report.revoked = true
+                } catch {
+                    failures.append(LogoutFailure(step: .revokeToken, reason: error.description))
+                }
+            }
+        }
+        configuration.logger.info("logged out", metadata: ["failures": "\(failures.count)"])
+        guard failures.isEmpty else { throw .logoutIncomplete(failures) }
+        return report
+    }
+
+    // MARK: The current session
+
+    /// Whether a request can be authorized now without the network: a valid token (leeway
+    /// included), HTTP Basic credentials, or anonymous access.
+    public var isAuthorized: Bool { status.isAuthorized }
+
+    /// The logged-in user's name; `nil` for anonymous and SSO sessions and when logged out.
+    public var userName: String? { status.userName }
+
+    /// When the current token expires; `nil` when the session has no token.
+    public var tokenExpiresAt: Date? { status.tokenExpiresAt }
+
+    /// A snapshot of the session, loading the stored session first if nothing was loaded yet.
+    public var status: SessionStatus {
+        if case .unloaded = state { _ = try? loadStoredSession() }
+        return state.status(at: now, leeway: leeway, binding: backend.binding)
+    }
+}

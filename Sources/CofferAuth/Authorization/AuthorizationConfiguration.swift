@@ -1,0 +1,42 @@
+import Foundation
+import Logging
+
+extension Authorization {
+    /// The facade's policies. The defaults suit an app; tests shorten the timeouts and inject a clock.
+    public struct Configuration: Sendable {
+        /// How long a token lasts when the server gives no `expires_in`. Default: 6 hours,
+        /// like OMC's `Security_TokenExchangeTimeoutSecs` policy.
+        public var tokenExchangeTimeout: TimeInterval
+        /// Tokens count as expired this long before their expiry, to allow for clock skew
+        /// (capped at half a token's lifetime). Default: 30 s.
+        public var clockSkewLeeway: TimeInterval
+        /// The deadline for one exchange with the backend, body included. Default: 30 s.
+        public var requestTimeout: Duration
+        /// The largest reply body read. Default: 1 MiB.
+        public var maxResponseBytes: Int
+        /// The keychain account the session is stored under. Default: `session`.
+        public var sessionAccount: String
+        /// The clock that decides expiry.
+        public var now: @Sendable () -> Date
+        /// Where the facade logs. It never logs secrets.
+        public var logger: Logger
+
+        public init(
+            tokenExchangeTimeout: TimeInterval = 6 * 3600,
+            clockSkewLeeway: TimeInterval = 30,
+            requestTimeout: Duration = .seconds(30),
+            maxResponseBytes: Int = 1 << 20,
+            sessionAccount: String = "session",
+            now: @escaping @Sendable () -> Date = { Date() },
+            logger: Logger = Logger(label: "coffer.auth")
+        ) {
+            self.tokenExchangeTimeout = tokenExchangeTimeout
+            self.clockSkewLeeway = clockSkewLeeway
+            self.requestTimeout = requestTimeout
+            self.maxResponseBytes = maxResponseBytes
+            self.sessionAccount = sessionAccount
+            self.now = now
+            self.logger = logger
+        }
+    }
+}

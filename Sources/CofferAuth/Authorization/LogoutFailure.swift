@@ -1,0 +1,22 @@
+/// A step of ``Authorization/logout(clearCredentials:)`` that failed.
+public struct LogoutFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The steps of a logout, in the order they run.
+    public enum Step: String, Sendable, Hashable {
+        /// Revoking the token at the backend's RFC 7009 endpoint.
+        case revokeToken
+        /// Removing the stored session from the keychain.
+        case removeStoredSession
+    }
+
+    /// The step that failed.
+    public let step: Step
+    /// Why, without secrets.
+    public let reason: String
+
+    public init(step: Step, reason: String) {
+        self.step = step
+        self.reason = reason
+    }
+
+    public var description: String { "\(step.rawValue): \(reason)" }
+}

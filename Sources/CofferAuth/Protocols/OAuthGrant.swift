@@ -1,0 +1,35 @@
+import Foundation
+
+/// The token requests of RFC 6749 and RFC 8693, sent with the client authenticated by HTTP Basic.
+enum OAuthGrant {
+    /// §4.3: the resource owner password credentials grant.
+    case password(BasicCredentials, scope: String?)
+    /// §4.4: the client credentials grant, for anonymous access.
+    case clientCredentials(scope: String?)
+    /// RFC 8693 §2.1: token exchange.
+    case tokenExchange(subjectToken: String, subjectTokenType: String, scope: String?)
+
+    var formPairs: [(String, String)] {
+        var pairs: [(String, String)]
+        let scope: String?
+        switch self {
+        case .password(let credentials, let grantScope):
+            pairs = [("grant_type", "password"), ("username", credentials.user), ("password", credentials.password)]
+            scope = grantScope
+        case .clientCredentials(let grantScope):
+            pairs = [("grant_type", "client_credentials")]
+            scope = grantScope
+        case .tokenExchange(let subjectToken, let subjectTokenType, let grantScope):
+            pairs = [("grant_type", TokenExchangeForm.grantType), ("subject_token", subjectToken), ("subject_token_type", subjectTokenType)]
+            scope = grantScope
+        }
+        if let scope { pairs.append(("scope", scope)) }
+        return pairs
+    }
+
+    /// Sends the grant to `endpoint` and returns the checked token reply.
+    func send(to endpoint: URL, client: OAuthClient?, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
+        let request = BackendRequest.form(endpoint, formPairs, backend: backend, authorization: client?.authorizationHeader)
+        return try TokenEndpointReply.token(from: try await transport.send(request), requireTokenType: true)
+    }
+}

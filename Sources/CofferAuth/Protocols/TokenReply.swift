@@ -1,0 +1,57 @@
+import Foundation
+
+/// A successful token reply (RFC 6749 §5.1, RFC 8693 §2.2.1, and OMC's exchange-token reply),
+/// checked field by field.
+struct TokenReply: Sendable {
+    let accessToken: String
+    let tokenType: String
+    /// `expires_in`, when the server gave one.
+    let expiresIn: TimeInterval?
+
+    /// The longest access token accepted.
+    static let maxTokenBytes = 16_384
+
+    /// Parses and checks a 200 reply. `requireTokenType`: RFC 6749 makes `token_type` required;
+    /// OMC's exchange reply may omit it (Bearer is then implied).
+    static func parse(_ response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
+        let object = try JSONReply.object(response)
+        guard let tokenValue = object["access_token"], !tokenValue.isNull else {
+            throw .malformedResponse(reason: "missing access_token")
+        }
+        guard let token = tokenValue.stringValue, !token.isEmpty, token.utf8.count <= maxTokenBytes,
+              token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { throw .malformedResponse(reason: "unusable access_token") }
+        let type: String
+        switch object["token_type"] {
+        case .string(let value): type = value
+        case nil, .null?:
+            guard !requireTokenType else { throw .malformedResponse(reason: "missing token_type") }
+            type = "Bearer"
+        default: throw .malformedResponse(reason: "token_type is not a string")
+        }
+        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+            throw .malformedResponse(reason: "unsupported token_type \(type.prefix(32))")
+        }
+        return TokenReply(accessToken: token, tokenType: "Bearer", expiresIn: try expiresIn(object["expires_in"]))
+    }
+
+    /// `expires_in` as a positive number of seconds; some servers send it as a string.
+    private static func expiresIn(_ value: JSONValue?) throws(AuthError) -> TimeInterval? {
+        let seconds: Double?
+        switch value {
+        case nil, .null?: return nil
+        case .number(let number): seconds = number
+        case .string(let text): seconds = Double(text)
+        default: seconds = nil
+        }
+        guard let seconds, seconds.isFinite, seconds > 0, seconds <= 10 * 365 * 86_400 else {
+            throw .malformedResponse(reason: "expires_in is not a positive number of seconds")
+        }
+        return seconds
+    }
+
+    /// The token, with its expiry from `expires_in` or else `defaultLifetime`.
+    func accessToken(now: Date, defaultLifetime: TimeInterval) -> AccessToken {
+        AccessToken(value: accessToken, type: tokenType, issuedAt: now, expiresAt: now.addingTimeInterval(expiresIn ?? defaultLifetime))
+    }
+}

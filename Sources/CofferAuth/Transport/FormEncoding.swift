@@ -1,0 +1,44 @@
+import Foundation
+
+/// `application/x-www-form-urlencoded`, as OAuth 2.0 uses it (RFC 6749 Appendix B).
+package enum FormEncoding {
+    /// The characters left as they are: ALPHA / DIGIT / "-" / "." / "_" / "*".
+    private static let unreserved: Set<UInt8> = Set(
+        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8))
+
+    /// Encodes one name or value: spaces become "+", everything else outside the unreserved set "%XX".
+    package static func escape(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else if byte == UInt8(ascii: " ") {
+                result.append("+")
+            } else {
+                result.append(String(format: "%%%02X", byte))
+            }
+        }
+        return result
+    }
+
+    /// Encodes pairs in order: `a=1&b=2`.
+    package static func encode(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Decodes a form body. `nil` when it is malformed (bad percent escapes or not UTF-8).
+    package static func decode(_ body: String) -> [(name: String, value: String)]? {
+        var pairs: [(name: String, value: String)] = []
+        for part in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = unescape(pieces[0]), let value = unescape(pieces.count > 1 ? pieces[1] : "") else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    /// Decodes one name or value.
+    package static func unescape(_ text: Substring) -> String? {
+        String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

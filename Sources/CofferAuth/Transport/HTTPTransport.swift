@@ -1,0 +1,94 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Sends one request and reads its whole reply, within a deadline and a size limit.
+///
+/// Every failure is an ``AuthError``: the deadline gives ``AuthError/timeout`` (it covers the
+/// body too, so a reply that stalls halfway cannot hang the caller), a body over the limit
+/// ``AuthError/malformedResponse(reason:)``, a failed connection ``AuthError/transport(reason:)``,
+/// and cancellation ``AuthError/cancelled``.
+struct HTTPTransport: Sendable {
+    let client: HTTPClient
+    /// The deadline for the whole exchange, body included.
+    let timeout: Duration
+    /// The largest body read; a larger one is an error.
+    let maxBodyBytes: Int
+    let logger: Logger
+
+    func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+        let outcome: Result<HTTPResponse, AuthError> = await withTaskGroup(of: Result<HTTPResponse, AuthError>?.self) { group in
+            group.addTask { await perform(request) }
+            group.addTask {
+                // Not cancelled: the deadline passed first. Cancelled: the reply came, or the caller gave up.
+                guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
+                return .failure(.timeout)
+            }
+            var outcome: Result<HTTPResponse, AuthError> = .failure(.cancelled)
+            for await result in group {
+                guard let result else { continue }
+                outcome = result
+                break
+            }
+            group.cancelAll()
+            return outcome
+        }
+        if case .failure(.cancelled) = outcome, !Task.isCancelled {
+            // The exchange was cancelled by the deadline, not by the caller.
+            throw .timeout
+        }
+        logger.debug("HTTP exchange", metadata: [
+            "method": "\(request.method.rawValue)", "url": "\(Self.redactedURL(request.url))",
+            "outcome": "\((try? outcome.get()).map { "\($0.status)" } ?? "error")",
+        ])
+        return try outcome.get()
+    }
+
+    private func perform(_ request: HTTPClientRequest) async -> Result<HTTPResponse, AuthError> {
+        do {
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
+                return .failure(.malformedResponse(reason: "body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit"))
+            }
+            let body = try await response.body.collect(upTo: maxBodyBytes)
+            return .success(HTTPResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { (name: $0.name, value: $0.value) },
+                body: Data(body.readableBytesView)))
+        } catch {
+            return .failure(Self.map(error, limit: maxBodyBytes))
+        }
+    }
+
+    /// Maps AsyncHTTPClient's and NIO's errors to ``AuthError``, without secrets.
+    static func map(_ error: any Error, limit: Int) -> AuthError {
+        if let error = error as? AuthError { return error }
+        if error is CancellationError { return .cancelled }
+        if error is NIOTooManyBytesError {
+            return .malformedResponse(reason: "body exceeds the \(limit)-byte limit")
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled: return .cancelled
+            case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return .timeout
+            case .remoteConnectionClosed: return .transport(reason: "the connection closed before the reply was complete")
+            default: return .transport(reason: "\(error)")
+            }
+        }
+        return .transport(reason: String(describing: type(of: error)) + ": \(error)")
+    }
+
+    /// The URL without its query, which may carry secrets.
+    static func redactedURL(_ url: String) -> String {
+        url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
+    }
+}
+
+extension Duration {
+    /// The duration in whole nanoseconds.
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

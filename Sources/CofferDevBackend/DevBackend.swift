@@ -1,0 +1,158 @@
+import CofferAuth
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+
+/// A Hummingbird server that speaks every protocol of docs/protocol.md, for development and
+/// tests: the HTTP Basic check, the OAuth token endpoint (password, client-credentials and
+/// RFC 8693 grants), OMC's SSO exchange, RFC 7009 revocation, and `GET /protected`.
+///
+/// ```swift
+/// let backend = try await DevBackend.start()          // 127.0.0.1, a free port
+/// let auth = Authorization(backend: backend.mobileBackend(), keychain: keychain)
+/// ...
+/// await backend.stop()
+/// ```
+public final class DevBackend: Sendable {
+    /// Where it listens, for example `http://127.0.0.1:41234`.
+    public let baseURL: URL
+    let state: DevBackendState
+    private let services: ServiceGroup
+    private let server: Task<Void, any Error>
+
+    private init(baseURL: URL, state: DevBackendState, services: ServiceGroup, server: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.state = state
+        self.services = services
+        self.server = server
+    }
+
+    /// Its configuration.
+    public var configuration: Configuration { state.configuration }
+    /// The faults armed for the next replies.
+    public var faults: FaultInjector { state.faults }
+    /// How many requests of each kind it has answered.
+    public var statistics: Statistics { state.statistics.snapshot }
+
+    /// The OAuth token endpoint.
+    public var tokenEndpoint: URL { url(DevBackendPath.token) }
+    /// The RFC 7009 revocation endpoint.
+    public var revocationEndpoint: URL { url(DevBackendPath.revocation) }
+    /// `GET /protected`.
+    public var protectedURL: URL { url(DevBackendPath.protected) }
+    /// `GET /anonymous`.
+    public var anonymousURL: URL { url(DevBackendPath.anonymous) }
+
+    private func url(_ path: String) -> URL { baseURL.appendingPathComponent(String(path.dropFirst())) }
+
+    /// A ``MobileBackend`` for this server: OAuth with its first client (by name), or HTTP Basic.
+    public func mobileBackend(oauth: Bool = true, tokenExchange: TokenExchangeForm = .omc, version: String? = nil) -> MobileBackend {
+        let client = configuration.clients.min { $0.key < $1.key }
+        let authentication: AuthenticationType = if oauth, let client {
+            .oauth(tokenEndpoint: tokenEndpoint, clientID: client.key, clientSecret: client.value)
+        } else {
+            .httpBasic
+        }
+        return MobileBackend(
+            baseURL: baseURL, backendID: configuration.backendID, version: version,
+            anonymousKey: client.map { Data("\($0.key):\($0.value)".utf8).base64EncodedString() },
+            authentication: authentication, tokenExchange: tokenExchange, revocationEndpoint: revocationEndpoint)
+    }
+
+    /// Starts a server in this process and returns once it listens.
+    public static func start(_ configuration: Configuration = Configuration()) async throws -> DevBackend {
+        let state = DevBackendState(configuration: configuration)
+        let started = StartSignal()
+        let application = makeApplication(state, onServerRunning: { channel in started.succeed(channel.localAddress?.port) })
+        let services = ServiceGroup(configuration: .init(services: [application], logger: configuration.logger))
+        let server = Task {
+            do {
+                try await services.run()
+                started.fail(DevBackendError.stoppedBeforeStarting)
+            } catch {
+                started.fail(error)
+                throw error
+            }
+        }
+        let port = try await started.port()
+        return DevBackend(baseURL: baseURLFor(host: configuration.host, port: port), state: state, services: services, server: server)
+    }
+
+    /// Stops the server gracefully: ends every hang, lets requests in progress finish, then shuts down.
+    public func stop() async {
+        state.faults.releaseHangs()
+        await services.triggerGracefulShutdown()
+        _ = await server.result
+    }
+
+    /// Runs a server until SIGINT or SIGTERM; `onStarted` gets its base URL once it listens.
+    public static func run(_ configuration: Configuration, onStarted: @escaping @Sendable (URL) -> Void) async throws {
+        let state = DevBackendState(configuration: configuration)
+        let application = makeApplication(state, onServerRunning: { channel in
+            onStarted(baseURLFor(host: configuration.host, port: channel.localAddress?.port ?? configuration.port))
+        })
+        try await application.runService()
+    }
+
+    private static func makeApplication(
+        _ state: DevBackendState, onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: FaultMiddleware(faults: state.faults, maxHang: state.configuration.maxHang))
+        state.addBasicCheckRoute(to: router)
+        state.addTokenRoute(to: router)
+        state.addExchangeRoute(to: router)
+        state.addRevocationRoute(to: router)
+        state.addResourceRoutes(to: router)
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(
+                address: .hostname(state.configuration.host, port: state.configuration.port), serverName: "coffer-dev-backend"),
+            onServerRunning: onServerRunning,
+            logger: state.configuration.logger)
+    }
+
+    private static func baseURLFor(host: String, port: Int) -> URL {
+        URL(string: "http://\(host.contains(":") ? "[\(host)]" : host):\(port)")!
+    }
+}
+
+/// Why ``DevBackend/start(_:)`` failed.
+public enum DevBackendError: Error, Sendable {
+    /// The server stopped before it listened.
+    case stoppedBeforeStarting
+    /// The server did not report its port.
+    case noPort
+}
+
+/// Hands the listening port (or the failure to listen) to ``DevBackend/start(_:)``, once.
+private final class StartSignal: Sendable {
+    private let outcome = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+
+    func succeed(_ port: Int?) { settle(port.map { .success($0) } ?? .failure(DevBackendError.noPort)) }
+    func fail(_ error: any Error) { settle(.failure(error)) }
+
+    private func settle(_ result: Result<Int, any Error>) {
+        let waiter = outcome.withLock { state -> CheckedContinuation<Int, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    func port() async throws -> Int {
+        try await withCheckedThrowingContinuation { continuation in
+            let result = outcome.withLock { state -> Result<Int, any Error>? in
+                if state.result == nil { state.waiter = continuation }
+                return state.result
+            }
+            if let result { continuation.resume(with: result) }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+/// A bad reply the development backend can give instead of a good one, for tests of the
+/// client's error handling. Faults travel over real sockets; nothing is mocked.
+public enum Fault: Sendable, Hashable {
+    /// Replies with this status and a small JSON body.
+    case status(Int)
+    /// Replies 200 with this body and content type (`nil`: no `Content-Type`).
+    case body(String, contentType: String?)
+    /// Replies 200 with a JSON-typed body of this many bytes: with `Content-Length`, or
+    /// chunked so the client only finds out while reading.
+    case oversizedBody(bytes: Int, chunked: Bool)
+    /// Waits this long, then answers normally: a slow but good reply.
+    case delay(Duration)
+    /// Never replies (until the backend stops, or ``DevBackend/Configuration/maxHang``).
+    case hang
+    /// Sends the head and `prefix` of the body, then stalls like ``hang``.
+    case stallBody(prefix: String)
+    /// Announces a longer body, sends `prefix`, then closes the connection.
+    case cutConnection(prefix: String)
+}
+
+/// The endpoints a ``Fault`` can be armed on.
+public enum FaultEndpoint: Sendable, Hashable, CaseIterable {
+    /// The OAuth token endpoint (every grant).
+    case token
+    /// OMC's SSO exchange.
+    case exchange
+    /// The HTTP Basic check.
+    case basicCheck
+    /// The RFC 7009 revocation endpoint.
+    case revocation
+    /// `/protected` and `/anonymous`.
+    case resource
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import CofferAuth
+
+struct SSOExchange: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sso-exchange",
+        abstract: "Exchange a third-party token (read from stdin) for a backend token.",
+        discussion: """
+            The backend is the one given with --backend-url/--backend-id, else the one of the \
+            last login. With --store, the exchanged token and the backend are stored in the \
+            vault, and later commands are authorized until the token expires; without it, the \
+            exchange is only checked.
+            """)
+
+    @ParentCommand var root: CofferCommand
+    @OptionGroup var backend: MobileBackendOptions
+
+    @Flag(help: "Store the exchanged token in the vault.")
+    var store = false
+
+    func run() async throws {
+        let profile = AuthProfile(store: try root.store())
+        let mobileBackend = backend.isGiven ? try backend.mobileBackend() : try profile.requireBackend()
+        let token = try SecretInput.fromStdin(prompt: "Third-party token: ", what: "third-party token")
+        let auth = profile.authorization(for: mobileBackend)
+        try await auth.authenticateSSOTokenExchange(token, storeAccessToken: store)
+        if store { try profile.save(mobileBackend) }
+        print("exchanged" + SessionText.expiry(await auth.tokenExpiresAt) + (store ? "; stored in the vault" : "; not stored"))
+    }
+}

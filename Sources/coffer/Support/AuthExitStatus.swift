@@ -1,0 +1,17 @@
+import CofferAuth
+
+extension AuthError {
+    /// The documented exit status for this error (see `coffer --help`).
+    var exitStatus: Int32 {
+        switch self {
+        case .invalidCredentials, .notAuthenticated, .tokenExpired, .backendMismatch: 4
+        case .serverError, .malformedResponse, .oauthError: 76
+        case .transport: 69
+        case .timeout: 75
+        case .storage(let error): error.exitStatus
+        case .cancelled: 130
+        case .invalidRequest: 64
+        case .logoutIncomplete: 6
+        }
+    }
+}

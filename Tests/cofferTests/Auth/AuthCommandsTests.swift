@@ -1,0 +1,169 @@
+import CofferTestSupport
+import CofferDevBackend
+import Foundation
+import XCTest
+
+/// The auth commands, run as separate `coffer` processes against an in-process dev backend.
+final class AuthCommandsTests: XCTestCase {
+    var backend: DevBackend!
+    var cli: CofferCLI!
+    let user = DevBackend.Configuration.defaultUser
+    let client = DevBackend.Configuration.defaultClient
+
+    override func setUp() async throws {
+        backend = try await DevBackend.start(DevBackend.Configuration(logger: quietLogger))
+        cli = try CofferCLI.withNewVault()
+    }
+
+    override func tearDown() async throws {
+        await backend.stop()
+        cli.remove()
+    }
+
+    private var url: String { backend.baseURL.absoluteString }
+
+    /// `coffer login` with OAuth: password on stdin, client secret on fd 3.
+    private func logIn(password: String? = nil) throws -> ChildProcess.Output {
+        try cli.run(
+            ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name,
+             "--oauth-token-url", url + "/oauth2/v1/token", "--client-id", client.id, "--client-secret-fd", "3",
+             "--revocation-url", url + "/oauth2/v1/revoke"],
+            stdin: (password ?? user.password) + "\n", inputs: [3: Data(client.secret.utf8)])
+    }
+
+    /// No secret shows up in any output.
+    private func assertNoSecrets(_ outputs: [ChildProcess.Output], file: StaticString = #filePath, line: UInt = #line) {
+        for output in outputs {
+            for secret in [user.password, client.secret] {
+                XCTAssertFalse(output.stdoutText.contains(secret) || output.stderrText.contains(secret), "a secret was printed", file: file, line: line)
+            }
+        }
+    }
+
+    /// Login in one process persists: a second, separate process is authorized with no password and no token request.
+    func testLoginPersistsAcrossTwoProcesses() throws {
+        let login = try logIn()
+        XCTAssertEqual(login.status, 0, login.stderrText)
+        XCTAssertTrue(login.stdoutText.hasPrefix("logged in as demo"), login.stdoutText)
+        XCTAssertEqual(backend.statistics.tokenRequests, 1)
+
+        let request = try cli.run(["request", "/protected"])
+        XCTAssertEqual(request.status, 0, request.stderrText)
+        XCTAssertEqual(JSONValueText.user(in: request.stdoutText), user.name)
+        XCTAssertEqual(backend.statistics.tokenRequests, 1, "the second process used the stored token")
+
+        let status = try cli.run(["status", "--json"])
+        XCTAssertEqual(status.status, 0)
+        XCTAssertTrue(status.stdoutText.contains(#""isAuthorized":true"#), status.stdoutText)
+        assertNoSecrets([login, request, status])
+    }
+
+    /// HTTP Basic login: a wrong password is refused with exit 4 and stores nothing; the right one works.
+    func testBasicLoginIsCheckedAndWrongPasswordRefused() throws {
+        let arguments = ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name]
+        let wrong = try cli.run(arguments, stdin: "wrong\n")
+        XCTAssertEqual(wrong.status, 4)
+        XCTAssertEqual(wrong.stderrText, "coffer: the backend rejected the credentials\n")
+        let status = try cli.run(["status"])
+        XCTAssertEqual(status.status, 4)
+        XCTAssertEqual(status.stdoutText, "not logged in\n")
+
+        let right = try cli.run(arguments, stdin: user.password)
+        XCTAssertEqual(right.status, 0, right.stderrText)
+        let request = try cli.run(["request", url + "/protected"])
+        XCTAssertTrue(request.stdoutText.contains(#""authenticatedBy":"basic""#), request.stdoutText)
+        assertNoSecrets([wrong, right, request])
+    }
+
+    /// Logout removes the session and the backend profile from the vault and revokes the token.
+    func testLogoutRemovesTheSessionAndRevokes() throws {
+        XCTAssertEqual(try logIn().status, 0)
+        let logout = try cli.run(["logout"])
+        XCTAssertEqual(logout.status, 0, logout.stderrText)
+        XCTAssertEqual(logout.stdoutText, "logged out; token revoked\n")
+        XCTAssertEqual(backend.statistics.revocations, 1)
+        let list = try cli.run(["list", "--service", "coffer.auth"])
+        XCTAssertFalse(list.stdoutText.contains("session") || list.stdoutText.contains("backend"), list.stdoutText)
+        let request = try cli.run(["request", "/protected"])
+        XCTAssertEqual(request.status, 4)
+        XCTAssertEqual(request.stderrText, "coffer: not logged in\n")
+    }
+
+    /// With the backend unreachable, logout still clears the vault and exits 6 naming the failed revocation.
+    func testLogoutWithTheBackendDownClearsLocallyAndSaysWhatFailed() async throws {
+        XCTAssertEqual(try logIn().status, 0)
+        await backend.stop()
+        let logout = try cli.run(["logout"])
+        XCTAssertEqual(logout.status, 6, logout.stderrText)
+        XCTAssertTrue(logout.stderrText.hasPrefix("coffer: logout incomplete: revokeToken: cannot reach the backend"), logout.stderrText)
+        let status = try cli.run(["status"])
+        XCTAssertEqual(status.stdoutText, "not logged in\n")
+        backend = try await DevBackend.start(DevBackend.Configuration(logger: quietLogger))
+    }
+
+    /// `coffer sso-exchange --store` reads the third-party token on stdin; the stored token authorizes later processes.
+    func testSSOExchangeStoresTheToken() throws {
+        let exchange = try cli.run(["sso-exchange", "--store", "--backend-url", url, "--backend-id", "coffer-dev"],
+                                   stdin: DevBackend.Configuration.defaultSSOToken.token)
+        XCTAssertEqual(exchange.status, 0, exchange.stderrText)
+        XCTAssertTrue(exchange.stdoutText.hasSuffix("; stored in the vault\n"), exchange.stdoutText)
+        let request = try cli.run(["request", "/protected"])
+        XCTAssertTrue(request.stdoutText.contains(#""authenticatedBy":"sso""#), request.stdoutText)
+        XCTAssertFalse(exchange.stdoutText.contains(DevBackend.Configuration.defaultSSOToken.token))
+    }
+
+    /// `coffer sso-exchange` without --store checks the exchange but stores nothing.
+    func testSSOExchangeWithoutStoreStoresNothing() throws {
+        let exchange = try cli.run(["sso-exchange", "--backend-url", url, "--backend-id", "coffer-dev"],
+                                   stdin: DevBackend.Configuration.defaultSSOToken.token)
+        XCTAssertEqual(exchange.status, 0, exchange.stderrText)
+        XCTAssertEqual(try cli.run(["status"]).status, 4)
+    }
+
+    /// An HTTP error from the resource prints its body and exits 5.
+    func testRequestOfAMissingResourceExits5() throws {
+        XCTAssertEqual(try logIn().status, 0)
+        let request = try cli.run(["request", "/nowhere"])
+        XCTAssertEqual(request.status, 5)
+        XCTAssertEqual(request.stderrText, "coffer: HTTP 404\n")
+    }
+
+    /// A backend that sends a malformed token reply gives exit 76 and a one-line reason.
+    func testMalformedReplyExits76() throws {
+        backend.faults.inject(.body("{", contentType: "application/json"), on: .token)
+        let login = try logIn()
+        XCTAssertEqual(login.status, 76)
+        XCTAssertEqual(login.stderrText, "coffer: malformed reply from the backend: the body is not valid JSON\n")
+    }
+
+    /// `coffer dev-backend` prints its base URL first, serves the configured user, and stops on SIGTERM.
+    func testDevBackendCommandPrintsItsBaseURLFirst() throws {
+        let server = try ChildProcess.start(
+            CofferCLI.executable, ["dev-backend", "--backend-id", "cli-backend", "--user", "bob:bob:pw"],
+            environment: cli.environment, inputs: [0: nil])
+        defer { server.stop() }
+        let baseURL = try server.firstLine(timeout: .seconds(20))
+        XCTAssertTrue(baseURL.hasPrefix("http://127.0.0.1:"), baseURL)
+        let login = try cli.run(["login", "--backend-url", baseURL, "--backend-id", "cli-backend", "--user", "bob"], stdin: "bob:pw")
+        XCTAssertEqual(login.status, 0, login.stderrText)
+        let stopped = try XCTUnwrap(server.stop())
+        XCTAssertEqual(stopped.status, 0, stopped.stderrText)
+        XCTAssertFalse(stopped.stderrText.contains("bob:pw"), "the server logs no credentials")
+    }
+
+    /// `coffer dev-backend --help` lists its defaults: the demo user, the backend id and the client.
+    func testDevBackendHelpListsDefaults() throws {
+        let help = try cli.run(["dev-backend", "--help"])
+        for text in ["coffer-dev", "\(user.name):\(user.password)", "\(client.id):\(client.secret)"] {
+            XCTAssertTrue(help.stdoutText.contains(text), text)
+        }
+    }
+}
+
+/// Reads the `user` member of a JSON reply printed by `coffer request`.
+enum JSONValueText {
+    static func user(in text: String) -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return nil }
+        return object["user"] as? String
+    }
+}

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Persistent login against the embedded dev backend, in a temporary vault:
+#   1. log in   2. exit   3. a new process is authorized with no password
+#   4. the token expires   5. the next request logs in again from the vault   6. log out
+# Every step is checked, so the script fails if the behaviour does.
+#   scripts/demo-auth.sh          (builds coffer unless $COFFER_BIN names a built one)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -z "${COFFER_BIN:-}" ]; then
+    scripts/bootstrap.sh build
+    swift build --product coffer >/dev/null
+    COFFER_BIN="$(swift build --show-bin-path)/coffer"
+fi
+
+work=$(mktemp -d)
+chmod 700 "$work"
+backend_pid=""
+cleanup() {
+    if [ -n "$backend_pid" ]; then kill "$backend_pid" 2>/dev/null || true; wait "$backend_pid" 2>/dev/null || true; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+export COFFER_VAULT="$work/demo.vault" COFFER_KEYFILE="$work/demo.key"
+unset COFFER_PASSPHRASE
+coffer() { "$COFFER_BIN" "$@"; }
+if [ -t 1 ]; then say() { printf '\n\033[1m%s\033[0m\n' "$*"; }; else say() { printf '\n== %s\n' "$*"; }; fi
+show() { printf '$ %s\n' "$*"; }
+fail() { echo "demo-auth: $*" >&2; exit 1; }
+token_requests() { grep -c 'hb.request.path=/oauth2/v1/token' "$work/backend.log" || true; }
+
+lifetime=6
+say "The dev backend (tokens last ${lifetime} s) and a new vault opened by a key file"
+coffer init >/dev/null
+coffer dev-backend --token-lifetime "$lifetime" >"$work/backend.out" 2>"$work/backend.log" &
+backend_pid=$!
+url=""
+for _ in $(seq 1 100); do
+    url=$(head -n 1 "$work/backend.out" 2>/dev/null || true)
+    [ -n "$url" ] && break
+    sleep 0.1
+done
+[ -n "$url" ] || { cat "$work/backend.log" >&2; fail "the dev backend did not start"; }
+echo "backend: $url   vault: $COFFER_VAULT"
+
+say "1. Log in (OAuth password grant; the password comes on stdin, the client secret on fd 3)"
+show "printf demo-password | coffer login --backend-url $url --backend-id coffer-dev --user demo --oauth-token-url $url/oauth2/v1/token --client-id coffer-cli --client-secret-fd 3 --revocation-url $url/oauth2/v1/revoke 3< <(printf …)"
+printf 'demo-password\n' | coffer login --backend-url "$url" --backend-id coffer-dev --user demo \
+    --oauth-token-url "$url/oauth2/v1/token" --client-id coffer-cli --client-secret-fd 3 \
+    --revocation-url "$url/oauth2/v1/revoke" 3< <(printf 'coffer-cli-secret')
+
+say "2. That process has exited. 3. A new process is authorized, with no password"
+show "coffer status"
+coffer status
+show "coffer request /protected"
+reply=$(coffer request /protected)
+echo "$reply"
+[[ "$reply" == *'"user":"demo"'* ]] || fail "the new process was not authorized"
+echo "(token requests so far: $(token_requests))"
+
+say "4. The token expires"
+sleep $((lifetime + 1))
+show "coffer status"
+if coffer status; then fail "the token should have expired"; fi
+
+say "5. The next request logs in again with the credentials stored in the vault: one token request, no password"
+before=$(token_requests)
+show "coffer request /protected"
+reply=$(coffer request /protected)
+echo "$reply"
+[[ "$reply" == *'"user":"demo"'* ]] || fail "the request after expiry failed"
+[ "$(token_requests)" -eq $((before + 1)) ] || fail "expected exactly one token request"
+echo "(token requests so far: $(token_requests))"
+show "coffer status"
+coffer status
+
+say "6. Log out: the session leaves the vault and the token is revoked"
+show "coffer logout"
+coffer logout
+show "coffer status"
+if coffer status; then fail "still authorized after logout"; fi
+show "coffer request /protected"
+if coffer request /protected; then fail "a request worked after logout"; fi
+
+say "Persistent login: done"
