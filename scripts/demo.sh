@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# make demo: Coffer's main job end to end, on a temporary vault that is deleted afterwards.
+# make demo: Coffer's main job end to end, on temporary vaults that are deleted afterwards:
+# the encrypted keychain, then a persistent login against the embedded dev backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,7 +57,7 @@ set -e
 echo "exit status $status (2 = wrong passphrase or locked)"
 [ "$status" -eq 2 ]
 
-if [ -x scripts/demo-auth.sh ]; then
-    scripts/demo-auth.sh "$coffer"
-fi
-printf '\nDemo finished; the temporary vault is deleted.\n'
+printf '\nThe vault walkthrough is done; its temporary vault is deleted.\n'
+
+# Part two: stay logged in across restarts, against the embedded dev backend.
+COFFER_BIN="$coffer" scripts/demo-auth.sh
