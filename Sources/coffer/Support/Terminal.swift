@@ -23,8 +23,10 @@ enum Terminal {
         guard tcgetattr(tty, &saved) == 0 else { return nil }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        _ = write(tty, prompt, prompt.utf8.count)
+        // Echo goes off (and typeahead is dropped) before the prompt shows, so nothing typed
+        // after the prompt can be echoed.
         if !echo { _ = tcsetattr(tty, TCSAFLUSH, &silent) }
+        _ = write(tty, prompt, prompt.utf8.count)
         defer {
             if !echo {
                 _ = tcsetattr(tty, TCSAFLUSH, &saved)
