@@ -22,10 +22,8 @@ struct ClientAccessWire: ChallengeWire {
     let appURL: URL
 
     private func url(_ path: String) -> URL { appURL.appendingPathComponent(path) }
-
-    func register(transport: HTTPTransport) async throws(AuthError) -> ClientRegistration {
-        try await ClientRegistrationRequest.register(at: url(ClientAccessPath.registration), server: server, transport: transport)
-    }
+    var registrationURL: URL { url(ClientAccessPath.registration) }
+    var tokenURL: URL { url(ClientAccessPath.token) }
 
     func round(
         scope: TokenScope, answers: [String: JSONValue], client: ClientRegistration, wantsCode: Bool, transport: HTTPTransport
@@ -33,10 +31,6 @@ struct ClientAccessWire: ChallengeWire {
         let authorization = answers.isEmpty ? nil : "Bearer " + String(decoding: JSONValue.object(answers).compactJSON, as: UTF8.self)
         return try await AuthorizationCode.request(
             at: url(ClientAccessPath.authorization), client: client, scope: nil, authorization: authorization, transport: transport)
-    }
-
-    func token(code: String, client: ClientRegistration, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
-        try await AuthorizationCode.exchange(code: code, at: url(ClientAccessPath.token), client: client, transport: transport)
     }
 
     func logout(check: String, client: ClientRegistration, transport: HTTPTransport) async throws(AuthError) -> Bool {

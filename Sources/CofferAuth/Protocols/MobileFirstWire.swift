@@ -19,10 +19,8 @@ struct MobileFirstWire: ChallengeWire {
     let runtimeURL: URL
 
     private func url(_ path: String) -> URL { runtimeURL.appendingPathComponent(path) }
-
-    func register(transport: HTTPTransport) async throws(AuthError) -> ClientRegistration {
-        try await ClientRegistrationRequest.register(at: url(MobileFirstPath.registration), server: server, transport: transport)
-    }
+    var registrationURL: URL { url(MobileFirstPath.registration) }
+    var tokenURL: URL { url(MobileFirstPath.token) }
 
     func round(
         scope: TokenScope, answers: [String: JSONValue], client: ClientRegistration, wantsCode: Bool, transport: HTTPTransport
@@ -35,10 +33,6 @@ struct MobileFirstWire: ChallengeWire {
             at: url(MobileFirstPath.authorization), client: client, scope: scope, transport: transport)
         round.successes.merge(preauthorized.successes) { fromAuthorization, _ in fromAuthorization }
         return round
-    }
-
-    func token(code: String, client: ClientRegistration, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
-        try await AuthorizationCode.exchange(code: code, at: url(MobileFirstPath.token), client: client, transport: transport)
     }
 
     func logout(check: String, client: ClientRegistration, transport: HTTPTransport) async throws(AuthError) -> Bool {

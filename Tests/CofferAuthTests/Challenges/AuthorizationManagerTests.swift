@@ -8,9 +8,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// Preemptive login with isChallenged false: no challenge, handleSuccess gets the user, and the next request is not challenged.
     func testPreemptiveLoginWhileNotChallenged() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.login, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.login, .manual)
         let manager = client.authorizationManager
         XCTAssertFalse(handler.isChallenged)
         XCTAssertFalse(manager.isChallenged(securityCheck: Self.login))
@@ -32,9 +30,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// A wrong preemptive login challenges the check (isChallenged true); submitChallengeAnswer then completes the login.
     func testSubmitChallengeAnswerWhileChallengedCompletesTheLogin() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.login, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.login, .manual)
         let manager = client.authorizationManager
 
         let (check, wrong): (String, JSONValue) = (Self.login, ["username": "john", "password": "jane"])
@@ -53,9 +49,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// login() while the check is challenged answers that challenge: the waiting request completes, with one prompt.
     func testLoginWhileChallengedAnswersTheOpenChallenge() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.login, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.login, .manual)
         let protected = resource("protected")
         let request = Task { try await protected.send(using: client) }
         await handler.challenge()
@@ -68,9 +62,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// obtainAccessToken answers the challenge, calls handleSuccess, stores the token before returning, and reuses it until it expires.
     func testObtainAccessTokenIsStoredAndReusedUntilItExpires() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.login, .answers([Self.john, Self.john]))
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.login, .answers([Self.john, Self.john]))
         let manager = client.authorizationManager
 
         let token = try await manager.obtainAccessToken(scope: Self.login)
@@ -95,9 +87,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// logout(securityCheck:) forgets the check's tokens and logs out at the server: the next request is challenged again.
     func testLogoutChallengesTheNextRequestAgain() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.login, .answers([Self.john, Self.john]))
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.login, .answers([Self.john, Self.john]))
         let token = try await client.authorizationManager.obtainAccessToken(scope: Self.login)
         let status2 = try await resource("protected").send(using: client).status
         XCTAssertEqual(status2, 200)
@@ -132,15 +122,7 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// Remember-me: a new client on the same vault (a restarted app) gets a token without a challenge after the 60 s success, within 120 s.
     func testRememberedClientGetsATokenWithoutAChallengeAfterARestart() async throws {
-        try await restartFixture { $0.mobileFirst.tokenLifetime = 30 }
-        let first = fixture.challengeClient()
-        first.registerChallengeHandler(TestChallengeHandler(securityCheck: Self.login, .answers([Self.johnRemembered])))
-        _ = try await first.authorizationManager.obtainAccessToken(scope: Self.login)
-
-        fixture.clock.advance(by: 90)
-        let restarted = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.login, .manual)
-        restarted.registerChallengeHandler(handler)
+        let (restarted, handler) = try await restartAfterLogin(Self.johnRemembered, .manual)
         let status4 = try await resource("protected").send(using: restarted).status
         XCTAssertEqual(status4, 200)
         XCTAssertTrue(handler.challenges.isEmpty, "the remembered client is not challenged")
@@ -155,17 +137,20 @@ final class AuthorizationManagerTests: ChallengeTestCase {
 
     /// Without remember-me, a restarted app is challenged once the 60 s success has ended.
     func testWithoutRememberMeARestartedClientIsChallenged() async throws {
-        try await restartFixture { $0.mobileFirst.tokenLifetime = 30 }
-        let first = fixture.challengeClient()
-        first.registerChallengeHandler(TestChallengeHandler(securityCheck: Self.login, .answers([Self.john])))
-        _ = try await first.authorizationManager.obtainAccessToken(scope: Self.login)
-
-        fixture.clock.advance(by: 90)
-        let restarted = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.login, .cancel)
-        restarted.registerChallengeHandler(handler)
+        let (restarted, handler) = try await restartAfterLogin(Self.john, .cancel)
         await XCTAssertThrowsAuthError(.challengeCancelled(check: Self.login)) { try await self.resource("protected").send(using: restarted) }
         XCTAssertEqual(handler.challenges.count, 1)
+    }
+
+    /// With 30 s tokens: logs in with `credentials` (one client), lets 90 s pass (the token and a
+    /// plain success end; remember-me does not), and returns a new client on the same vault, as
+    /// a restarted app would make, with a handler in `mode`.
+    private func restartAfterLogin(_ credentials: JSONValue, _ mode: TestChallengeHandler.Mode) async throws -> (ChallengeClient, TestChallengeHandler) {
+        try await restartFixture { $0.mobileFirst.tokenLifetime = 30 }
+        let (first, _) = client(handling: Self.login, .answers([credentials]))
+        _ = try await first.authorizationManager.obtainAccessToken(scope: Self.login)
+        fixture.clock.advance(by: 90)
+        return client(handling: Self.login, mode)
     }
 
     /// A token the resource refuses (expired by the server's clock) is forgotten and replaced once, without a challenge while the check holds.

@@ -18,9 +18,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// 20 concurrent requests hit one challenge: the user is prompted exactly once and all 20 succeed.
     func testTwentyConcurrentRequestsShareOnePromptAndAllSucceed() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .manual)
         let requests = await twentyWaitingRequests(client, handler)
 
         XCTAssertTrue(handler.submitChallengeAnswer(["pin": "1234"]))
@@ -33,9 +31,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// 20 concurrent requests wait on one challenge; cancelling it fails all 20 at once with challengeCancelled.
     func testTwentyConcurrentRequestsAllFailWhenThePromptIsCancelled() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .manual)
         let requests = await twentyWaitingRequests(client, handler)
 
         XCTAssertTrue(handler.cancel())
@@ -49,9 +45,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// 20 concurrent requests wait on one challenge that ends blocked: all 20 fail as blocked.
     func testTwentyConcurrentRequestsAllFailAsBlocked() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .manual)
         let requests = await twentyWaitingRequests(client, handler)
 
         for attempt in 1...3 {
@@ -67,9 +61,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// Cancelling one waiting request's task ends it with .cancelled at once; the other still succeeds after the answer.
     func testCancellingOneWaitingRequestLeavesTheOtherWaiting() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .manual)
         let balance = resource("balance")
         let first = Task { try await balance.send(using: client) }
         let second = Task { try await balance.send(using: client) }
@@ -86,9 +78,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// Cancelling the only waiting request ends its challenge: the check is no longer challenged, and a late answer is refused.
     func testCancellingTheOnlyRequestEndsItsChallenge() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .manual)
         let balance = resource("balance")
         let request = Task { try await balance.send(using: client) }
         await handler.challenge()

@@ -8,9 +8,7 @@ final class PinCodeChallengeTests: ChallengeTestCase {
 
     /// Wrong PIN twice (remainingAttempts 3, then 2, then 1), then right: the request returns the balance.
     func testWrongTwiceThenRightReturnsTheBalance() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .answers([["pin": "0000"], ["pin": "1111"], ["pin": "1234"]]))
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .answers([["pin": "0000"], ["pin": "1111"], ["pin": "1234"]]))
 
         let reply = try await resource("balance").send(using: client)
         XCTAssertEqual(reply.status, 200)
@@ -46,9 +44,7 @@ final class PinCodeChallengeTests: ChallengeTestCase {
 
     /// cancel() fails the request with challengeCancelled, and the check is no longer challenged.
     func testCancelFailsTheRequestAsCancelled() async throws {
-        let client = fixture.challengeClient()
-        let handler = TestChallengeHandler(securityCheck: Self.pin, .cancel)
-        client.registerChallengeHandler(handler)
+        let (client, handler) = client(handling: Self.pin, .cancel)
         await XCTAssertThrowsAuthError(.challengeCancelled(check: Self.pin)) { try await self.resource("balance").send(using: client) }
         XCTAssertEqual(handler.challenges.count, 1)
         XCTAssertFalse(handler.isChallenged)

@@ -38,6 +38,17 @@ class ChallengeTestCase: AuthTestCase {
         ResourceRequest(url: fixture.backend.mobileFirstURL(name))
     }
 
+    /// A challenge client of the MobileFirst runtime with one test handler registered for `check`.
+    /// Manual handlers get a long challenge timeout, so that the test decides when to answer.
+    func client(handling check: String, _ mode: TestChallengeHandler.Mode) -> (ChallengeClient, TestChallengeHandler) {
+        let client = fixture.challengeClient { configuration in
+            if case .manual = mode { configuration.challengeTimeout = .seconds(60) }
+        }
+        let handler = TestChallengeHandler(securityCheck: check, mode)
+        client.registerChallengeHandler(handler)
+        return (client, handler)
+    }
+
     /// Restarts the fixture with `configure` applied to the dev backend's configuration.
     func restartFixture(configure: @escaping (inout DevBackend.Configuration) -> Void) async throws {
         await fixture.stop()
