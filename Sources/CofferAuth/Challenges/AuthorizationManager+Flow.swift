@@ -27,11 +27,14 @@ extension AuthorizationManager {
         var registeredAgain = false
         var answers = firstAnswers
         var lastChallenged = scope.elements.first ?? "authorization"
+        var succeeded: Set<String> = []
         for _ in 0..<max(1, configuration.maxChallengeRounds) {
             if Task.isCancelled { throw .cancelled }
             let round = try await wire.round(scope: scope, answers: answers, client: client, wantsCode: wantsToken, transport: transport)
             answers = [:]
-            try report(successes: round.successes, flow: flow)
+            // A check's success is reported once per flow, though later replies repeat it.
+            try report(successes: round.successes.filter { !succeeded.contains($0.key) }, flow: flow)
+            succeeded.formUnion(round.successes.keys)
             switch round.outcome {
             case .granted(let code):
                 settleOpenChallenges(of: flow) { _ in .succeeded }

@@ -38,7 +38,8 @@ public final class ChallengeClient: Sendable {
     public var configuration: Configuration { authorizationManager.configuration }
 
     /// Registers `handler` for its security check, replacing any earlier handler for it. A
-    /// challenge already being shown stays with the handler it was shown to.
+    /// challenge already being shown stays with the handler it was shown to. A handler serves
+    /// one client: it shows one challenge at a time.
     public func registerChallengeHandler(_ handler: SecurityCheckChallengeHandler) {
         registry.register(handler)
     }

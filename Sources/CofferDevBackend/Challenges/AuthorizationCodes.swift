@@ -19,9 +19,13 @@ final class AuthorizationCodes: Sendable {
 
     private let codes = Mutex<[String: Grant]>([:])
 
-    func issue(_ grant: Grant) -> String {
+    /// Issues a code for `grant`, and forgets the codes that expired unused by `now`.
+    func issue(_ grant: Grant, now: Date) -> String {
         let code = RandomToken.make(bytes: 24)
-        codes.withLock { $0[code] = grant }
+        codes.withLock { codes in
+            codes = codes.filter { $0.value.codeExpiresAt > now }
+            codes[code] = grant
+        }
         return code
     }
 

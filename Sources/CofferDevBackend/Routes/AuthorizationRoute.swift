@@ -29,7 +29,7 @@ extension DevBackendState {
             let code = self.codes.issue(AuthorizationCodes.Grant(
                 clientID: clientID, redirectURI: redirectURI, scope: Set(checks.map(\.rawValue)),
                 subject: decision.user.map { .user($0) } ?? .client(clientID), origin: .mobileFirst,
-                tokenExpiresAt: tokenExpiresAt, codeExpiresAt: now.addingTimeInterval(self.configuration.mobileFirst.codeLifetime)))
+                tokenExpiresAt: tokenExpiresAt, codeExpiresAt: now.addingTimeInterval(self.configuration.mobileFirst.codeLifetime)), now: now)
             return self.redirect(to: redirectURI, [("code", code)])
         }
         router.get(RouterPath(DevBackendPath.clientAccess(ClientAccessPath.authorization, configuration.clientAccess))) { request, _ -> Response in
@@ -68,7 +68,7 @@ extension DevBackendState {
         let code = codes.issue(AuthorizationCodes.Grant(
             clientID: clientID, redirectURI: redirectURI, scope: [], subject: .user(user), origin: .clientAccess,
             tokenExpiresAt: now.addingTimeInterval(configuration.clientAccess.tokenLifetime),
-            codeExpiresAt: now.addingTimeInterval(configuration.clientAccess.codeLifetime)))
+            codeExpiresAt: now.addingTimeInterval(configuration.clientAccess.codeLifetime)), now: now)
         let result: JSONValue = ["successes": [realm: ["userIdentity": userIdentity(user)]]]
         return redirect(to: redirectURI, [("code", code), ("wl_result", String(decoding: result.compactJSON, as: UTF8.self))])
     }

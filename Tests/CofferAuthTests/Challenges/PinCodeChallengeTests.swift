@@ -75,6 +75,22 @@ final class PinCodeChallengeTests: ChallengeTestCase {
         XCTAssertEqual(login.challenges.count + pin.challenges.count, 2)
     }
 
+    /// Each check's handleSuccess is called once per flow, although later replies repeat the success.
+    func testEachSuccessIsReportedOncePerFlow() async throws {
+        let client = fixture.challengeClient()
+        let login = TestChallengeHandler(securityCheck: MobileFirstConfiguration.userLoginCheck, .answers([Self.john]))
+        let pin = TestChallengeHandler(securityCheck: Self.pin, .answers([["pin": "0000"], ["pin": "1234"]]))
+        client.registerChallengeHandler(login)
+        client.registerChallengeHandler(pin)
+        let reply = try await resource("transfer").send(using: client)
+        XCTAssertEqual(reply.status, 200)
+        await login.drained()
+        await pin.drained()
+        XCTAssertEqual(login.successes.count, 1, "UserLogin succeeded in round 2; rounds 3 and 4 repeated it")
+        XCTAssertEqual(pin.successes.count, 1)
+        XCTAssertEqual(pin.challenges.count, 2)
+    }
+
     /// A check with no registered handler fails the request with noHandler, prompting no one.
     func testACheckWithoutAHandlerIsNoHandler() async throws {
         let client = fixture.challengeClient()

@@ -1,4 +1,4 @@
-import CofferAuth
+@testable import CofferAuth
 import Foundation
 import Synchronization
 import XCTest
@@ -53,6 +53,11 @@ final class TestChallengeHandler: SecurityCheckChallengeHandler, @unchecked Send
 
     override func handleFailure(_ failure: JSONValue) {
         record.withLock { $0.failures.append(failure) }
+    }
+
+    /// Waits until every callback Coffer has queued for this handler so far has run.
+    func drained() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in prompt.callbacks.enqueue { done.resume() } }
     }
 
     /// Waits (at most 10 s) until the handler has seen `count` challenges, and returns the last.

@@ -25,8 +25,9 @@ struct Request: AsyncParsableCommand {
             challenge is cancelled. Without it, on a terminal, coffer asks, showing the server's \
             message and the attempts left (PINs and passwords are not echoed; an empty answer \
             cancels): PinCodeAttempts asks for a PIN, UserLogin for a user name, password and \
-            remember-me, any other check or realm for a user name and password. Otherwise every \
-            challenge is cancelled.
+            remember-me, the MCA realm (--mca-realm) for a user name and password; other \
+            security checks are answered only from --answers-json-fd. Otherwise every challenge \
+            is cancelled.
 
             EXIT STATUS
               0 the resource answered 2xx; 5 it answered an HTTP error (the body is still printed);
