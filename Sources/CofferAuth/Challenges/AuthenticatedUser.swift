@@ -13,6 +13,7 @@ public struct AuthenticatedUser: Sendable, Hashable, Codable {
     /// The security check or realm that authenticated the user.
     public let authenticatedBy: String?
 
+    /// A user with these properties.
     public init(id: String, displayName: String? = nil, authenticatedAt: Date? = nil, authenticatedBy: String? = nil) {
         self.id = id
         self.displayName = displayName

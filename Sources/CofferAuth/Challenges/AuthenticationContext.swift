@@ -28,5 +28,6 @@ public final class AuthenticationContext: Sendable {
 }
 
 extension AuthenticationContext: CustomStringConvertible {
+    /// The realm only.
     public var description: String { "AuthenticationContext(realm: \(realm))" }
 }

@@ -28,6 +28,7 @@ extension ChallengeClient {
         /// Where the client logs. It never logs answers, secrets or tokens.
         public var logger: Logger
 
+        /// Policies with the given values; every one has a default.
         public init(
             challengeTimeout: Duration = .seconds(300),
             maxChallengeRounds: Int = 10,

@@ -27,6 +27,7 @@ public struct ChallengeServer: Sendable, Hashable, Codable {
     /// The application version sent when the client registers.
     public var applicationVersion: String
 
+    /// A server at `url` speaking `kind`; the application id and version are sent at registration.
     public init(url: URL, kind: Kind, applicationID: String = "coffer", applicationVersion: String = "1.0") {
         self.url = url
         self.kind = kind

@@ -26,6 +26,7 @@ public struct ResourceRequest: Sendable {
     /// The body, if any.
     public var body: Data?
 
+    /// A request for `url`.
     public init(url: URL, method: HTTPMethod = .GET, headers: [(name: String, value: String)] = [], body: Data? = nil) {
         self.url = url
         self.method = method

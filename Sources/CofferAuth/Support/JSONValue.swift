@@ -104,13 +104,19 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
+/// JSON values from Swift literals: `["pin": "1234"]`, `["rememberMe": true]`, `["attempts": 3]`.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
+    /// A string.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number.
     public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// An object; a key given twice keeps its last value.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
+    /// An array.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }

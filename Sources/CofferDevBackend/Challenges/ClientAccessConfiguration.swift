@@ -13,11 +13,14 @@ public struct ClientAccessConfiguration: Sendable, Hashable {
     /// How long an authorization code can be exchanged. Default: 60 s.
     public var codeLifetime: TimeInterval
 
+    /// The default tenant id.
     public static let defaultTenantID = "coffer-tenant"
+    /// The default realm name.
     public static let defaultRealm = "customRealm"
     /// The protected resource: `GET /mca/protected`.
     public static let protectedPath = "/mca/protected"
 
+    /// The server with the given values; every one has a default.
     public init(
         tenantID: String = ClientAccessConfiguration.defaultTenantID, realm: String = ClientAccessConfiguration.defaultRealm,
         tokenLifetime: TimeInterval = 3600, codeLifetime: TimeInterval = 60

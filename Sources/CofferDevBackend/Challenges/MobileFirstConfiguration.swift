@@ -18,14 +18,18 @@ public struct MobileFirstConfiguration: Sendable, Hashable {
     /// How long an authorization code can be exchanged. Default: 60 s.
     public var codeLifetime: TimeInterval
 
+    /// The default runtime name.
     public static let defaultRuntime = "mfp"
+    /// The user-login security check: the user name must equal the password.
     public static let userLoginCheck = "UserLogin"
+    /// The PIN security check.
     public static let pinCodeCheck = "PinCodeAttempts"
     /// The protected resources below `/{runtime}/`, and the scope each one needs.
     public static let resources: [(name: String, scope: String)] = [
         ("protected", userLoginCheck), ("balance", pinCodeCheck), ("transfer", "\(userLoginCheck) \(pinCodeCheck)"),
     ]
 
+    /// The runtime with the given values; every one has a default.
     public init(
         runtime: String = MobileFirstConfiguration.defaultRuntime,
         userLogin: SecurityCheckPolicy = SecurityCheckPolicy(blockedFor: 10, successLasts: 60, rememberMeLasts: 120),

@@ -14,6 +14,7 @@ public struct SecurityCheckPolicy: Sendable, Hashable {
     /// offers no remember-me.
     public var rememberMeLasts: TimeInterval?
 
+    /// A policy with the given values.
     public init(maxAttempts: Int = 3, blockedFor: TimeInterval, successLasts: TimeInterval = 60, rememberMeLasts: TimeInterval? = nil) {
         self.maxAttempts = maxAttempts
         self.blockedFor = blockedFor

@@ -115,11 +115,15 @@ final class ChallengeCommandsTests: XCTestCase {
         XCTAssertEqual(alone.status, 64, "--answers-json-fd needs --mobilefirst or --mca-tenant")
     }
 
-    /// `coffer request --help` documents the challenge options, the answers' JSON and the exit statuses.
+    /// `coffer request --help` documents the challenge options, the answers' JSON and the exit statuses; `dev-backend --help` the checks' defaults.
     func testRequestHelpDocumentsChallenges() throws {
         let help = try cli.run(["request", "--help"])
-        for text in ["--mobilefirst", "--mca-tenant", "--answers-json-fd", "--runtime", "PinCodeAttempts", "8 blocked", "9 the challenge was cancelled"] {
+        for text in ["--mobilefirst", "--mca-tenant", "--answers-json-fd", "--runtime", "PinCodeAttempts", "8 blocked after too many attempts", "9 the challenge was cancelled"] {
             XCTAssertTrue(help.stdoutText.contains(text), text)
+        }
+        let devBackend = try cli.run(["dev-backend", "--help"])
+        for text in ["PinCodeAttempts  PIN 1234", "remember-me 120 s", "tenant coffer-tenant, realm customRealm"] {
+            XCTAssertTrue(devBackend.stdoutText.contains(text), text)
         }
         let root = try cli.run(["--help"])
         XCTAssertTrue(root.stdoutText.contains("7 a challenge failed"), root.stdoutText)

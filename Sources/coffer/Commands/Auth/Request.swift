@@ -30,10 +30,12 @@ struct Request: AsyncParsableCommand {
             is cancelled.
 
             EXIT STATUS
-              0 the resource answered 2xx; 5 it answered an HTTP error (the body is still printed);
-              7 a security check or realm refused the answers; 8 blocked after too many attempts;
-              9 the challenge was cancelled, or the answers ran out; 75 no answer in time
-              (--challenge-timeout); 4 not logged in (or no handler for a check).
+              0 the resource answered 2xx; 5 it answered an HTTP error (body printed)
+              7 a security check or realm refused the answers
+              8 blocked after too many attempts
+              9 the challenge was cancelled, or the answers ran out
+              75 no answer in time (--challenge-timeout)
+              4 not logged in (OMC), or no handler for a security check
             """)
 
     @ParentCommand var root: CofferCommand
