@@ -112,14 +112,34 @@ extension AuthorizationManager {
     /// before the next round. A check that has no handler fails the round before anyone is
     /// prompted; the first challenge that fails (cancelled, timed out, refused) ends the
     /// others' prompts and fails the round.
+    ///
+    /// Checks another flow is answering are not prompted again (parking): this flow sends the
+    /// answers it has, and waits for the other flows' outcomes only when it has nothing else
+    /// to send. It first lets go of the checks it holds, so that no two flows wait on each other.
     private func collectAnswers(to challenges: [String: JSONValue], flow: UInt64) async throws(AuthError) -> [String: JSONValue] {
-        for check in challenges.keys.sorted() where registry.responder(for: check) == nil {
-            throw .noHandler(check: check)
+        var mine: [(check: String, challenge: JSONValue, responder: any ChallengeResponder)] = []
+        var elsewhere: [String] = []
+        for check in challenges.keys.sorted() {
+            guard let responder = registry.responder(for: check) else { throw .noHandler(check: check) }
+            if let open = openChallenges[check], open.owner != flow { elsewhere.append(check) } else { mine.append((check, challenges[check]!, responder)) }
         }
         configuration.logger.debug("challenged", metadata: ["checks": "\(challenges.keys.sorted().joined(separator: " "))"])
+        guard !mine.isEmpty else {
+            settleOpenChallenges(of: flow) { _ in .abandoned }
+            for check in elsewhere {
+                if case .failed(let error) = await park(on: check) { throw error }
+                if Task.isCancelled { throw .cancelled }
+            }
+            return [:]
+        }
+        // Claimed in one step on the actor: no other flow can prompt these checks now.
+        for (check, _, responder) in mine where openChallenges[check] == nil {
+            openChallenges[check] = OpenChallenge(owner: flow, responder: responder)
+        }
+        let timeout = configuration.challengeTimeout
         let (answers, failure) = await withTaskGroup(of: (String, Result<JSONValue?, AuthError>).self) { group in
-            for (check, challenge) in challenges {
-                group.addTask { (check, await self.answer(challenge, of: check, flow: flow)) }
+            for (check, challenge, responder) in mine {
+                group.addTask { (check, await Self.answer(challenge, of: check, from: responder, timeout: timeout)) }
             }
             var answers: [String: JSONValue] = [:]
             var failure: AuthError?
@@ -139,23 +159,17 @@ extension AuthorizationManager {
         return answers
     }
 
-    /// The answer to one check's challenge: from its handler, or, when another flow is
-    /// answering the same check, nothing (after that flow's outcome) or that flow's error.
-    private func answer(_ challenge: JSONValue, of check: String, flow: UInt64) async -> Result<JSONValue?, AuthError> {
-        guard let responder = registry.responder(for: check) else { return .failure(.noHandler(check: check)) }
-        if let open = openChallenges[check], open.owner != flow {
-            switch await park(on: check) {
-            case .succeeded, .abandoned: return Task.isCancelled ? .failure(.cancelled) : .success(nil)
-            case .failed(let error): return .failure(error)
-            }
-        }
-        if openChallenges[check] == nil { openChallenges[check] = OpenChallenge(owner: flow, responder: responder) }
-        switch await responder.answer(challenge, timeout: configuration.challengeTimeout) {
-        case .answer(let answer): return .success(answer)
-        case .cancelled: return .failure(.challengeCancelled(check: check))
-        case .failed(let userInfo): return .failure(.challengeFailed(check: check, payload: userInfo))
-        case .timedOut: return .failure(.challengeTimeout(check: check))
-        case .abandoned: return Task.isCancelled ? .failure(.cancelled) : .success(nil)
+    /// The handler's answer to one challenge, or why there is none. A withdrawn prompt
+    /// (the check succeeded by another way) gives no answer: the next round tells.
+    private static func answer(
+        _ challenge: JSONValue, of check: String, from responder: any ChallengeResponder, timeout: Duration
+    ) async -> Result<JSONValue?, AuthError> {
+        switch await responder.answer(challenge, timeout: timeout) {
+        case .answer(let answer): .success(answer)
+        case .cancelled: .failure(.challengeCancelled(check: check))
+        case .failed(let userInfo): .failure(.challengeFailed(check: check, payload: userInfo))
+        case .timedOut: .failure(.challengeTimeout(check: check))
+        case .abandoned: Task.isCancelled ? .failure(.cancelled) : .success(nil)
         }
     }
 

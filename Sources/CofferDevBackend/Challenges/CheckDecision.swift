@@ -41,9 +41,10 @@ struct CheckDecision: Sendable {
 
 extension DevBackendState {
     /// The checks a scope names; `nil` when it names one this backend does not have.
+    /// `RegisteredClient` needs no check: the client is registered.
     func securityChecks(inScope scope: String?) -> [DevSecurityCheck]? {
         var checks: [DevSecurityCheck] = []
-        for element in Set((scope ?? "").split(separator: " ").map(String.init)) {
+        for element in Set((scope ?? "").split(separator: " ").map(String.init)) where element != MobileFirstConfiguration.registeredClientScope {
             guard let check = DevSecurityCheck(rawValue: element) else { return nil }
             checks.append(check)
         }

@@ -24,6 +24,8 @@ public struct MobileFirstConfiguration: Sendable, Hashable {
     public static let userLoginCheck = "UserLogin"
     /// The PIN security check.
     public static let pinCodeCheck = "PinCodeAttempts"
+    /// MobileFirst's predefined scope element that every registered client satisfies, with no challenge.
+    public static let registeredClientScope = "RegisteredClient"
     /// The protected resources below `/{runtime}/`, and the scope each one needs.
     public static let resources: [(name: String, scope: String)] = [
         ("protected", userLoginCheck), ("balance", pinCodeCheck), ("transfer", "\(userLoginCheck) \(pinCodeCheck)"),

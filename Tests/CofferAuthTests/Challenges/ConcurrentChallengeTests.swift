@@ -88,6 +88,31 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
         XCTAssertFalse(handler.submitChallengeAnswer(["pin": "1234"]))
     }
 
+    /// Two flows of different scopes that both meet UserLogin and PinCodeAttempts: each check is prompted once, and neither flow waits on the other forever.
+    func testTwoScopesWithTheSameTwoChecksPromptEachOnce() async throws {
+        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
+        let login = TestChallengeHandler(securityCheck: Self.login, .manual)
+        let pin = TestChallengeHandler(securityCheck: Self.pin, .manual)
+        client.registerChallengeHandler(login)
+        client.registerChallengeHandler(pin)
+        let transfer = resource("transfer")
+        let manager = client.authorizationManager
+        let first = Task { try await transfer.send(using: client) }
+        let second = Task { try await manager.obtainAccessToken(scope: "UserLogin PinCodeAttempts RegisteredClient") }
+        await login.challenge()
+        await pin.challenge()
+        let backend = fixture.backend
+        await eventually("both flows have met the challenges") { backend.statistics.challenges >= 4 }
+
+        XCTAssertTrue(login.submitChallengeAnswer(Self.john))
+        XCTAssertTrue(pin.submitChallengeAnswer(["pin": "1234"]))
+        let status = try await first.value.status
+        XCTAssertEqual(status, 200)
+        _ = try await second.value
+        XCTAssertEqual(login.challenges.count, 1)
+        XCTAssertEqual(pin.challenges.count, 1)
+    }
+
     /// Requests of two scopes that share a check (protected: UserLogin; transfer: UserLogin and PIN) prompt UserLogin once.
     func testRequestsOfTwoScopesParkOnTheSharedCheck() async throws {
         let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
