@@ -96,6 +96,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
-        .testTarget(name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferDevBackend", "CofferTestSupport"]),
+        .testTarget(
+            name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferDevBackend", "CofferTestSupport"],
+            exclude: ["Fixtures"]),
     ]
 )

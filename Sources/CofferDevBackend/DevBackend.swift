@@ -48,6 +48,17 @@ public final class DevBackend: Sendable {
 
     private func url(_ path: String) -> URL { baseURL.appendingPathComponent(String(path.dropFirst())) }
 
+    /// The MobileFirst runtime of this server, for a ``ChallengeClient``.
+    public var mobileFirstServer: ChallengeServer { .mobileFirst(baseURL, runtime: configuration.mobileFirst.runtime) }
+    /// The Mobile Client Access application of this server, for a ``ChallengeClient``.
+    public var clientAccessServer: ChallengeServer { .mobileClientAccess(route: baseURL, tenantID: configuration.clientAccess.tenantID) }
+
+    /// A MobileFirst resource: `protected` (scope `UserLogin`), `balance` (`PinCodeAttempts`)
+    /// or `transfer` (both).
+    public func mobileFirstURL(_ resource: String) -> URL { url(DevBackendPath.mobileFirst(resource, configuration.mobileFirst)) }
+    /// `GET /mca/protected`, behind the MCA realm.
+    public var clientAccessProtectedURL: URL { url(ClientAccessConfiguration.protectedPath) }
+
     /// A ``MobileBackend`` for this server: OAuth with its first client (by name), or HTTP Basic.
     public func mobileBackend(oauth: Bool = true, tokenExchange: TokenExchangeForm = .omc, version: String? = nil) -> MobileBackend {
         let client = configuration.clients.min { $0.key < $1.key }
@@ -102,12 +113,17 @@ public final class DevBackend: Sendable {
     ) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: FaultMiddleware(faults: state.faults, maxHang: state.configuration.maxHang))
+        router.add(middleware: FaultMiddleware(faults: state.faults, maxHang: state.configuration.maxHang, configuration: state.configuration))
         state.addBasicCheckRoute(to: router)
         state.addTokenRoute(to: router)
         state.addExchangeRoute(to: router)
         state.addRevocationRoute(to: router)
         state.addResourceRoutes(to: router)
+        state.addClientRegistrationRoutes(to: router)
+        state.addPreauthorizeRoutes(to: router)
+        state.addAuthorizationRoutes(to: router)
+        state.addCodeTokenRoutes(to: router)
+        state.addChallengeResourceRoutes(to: router)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(

@@ -28,6 +28,12 @@ extension DevBackend {
         public var maxHang: Duration
         /// Where the server logs: one line per request, never a credential.
         public var logger: Logger
+        /// The MobileFirst 8 runtime: `UserLogin`, `PinCodeAttempts` and their resources.
+        /// `UserLogin` accepts any user whose name equals the password.
+        public var mobileFirst: MobileFirstConfiguration
+        /// The Mobile Client Access authorization server and its custom realm, which accepts
+        /// the ``users``.
+        public var clientAccess: ClientAccessConfiguration
 
         public static let defaultBackendID = "coffer-dev"
         public static let defaultUser = (name: "demo", password: "demo-password")
@@ -41,7 +47,9 @@ extension DevBackend {
             ssoTokens: [String: String] = [Configuration.defaultSSOToken.token: Configuration.defaultSSOToken.user],
             tokenLifetime: TimeInterval = 3600, exchangeTokenLifetime: TimeInterval = 6 * 3600,
             advertisesLifetime: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
-            maxHang: Duration = .seconds(30), logger: Logger = Logger(label: "coffer.dev-backend")
+            maxHang: Duration = .seconds(30), logger: Logger = Logger(label: "coffer.dev-backend"),
+            mobileFirst: MobileFirstConfiguration = MobileFirstConfiguration(),
+            clientAccess: ClientAccessConfiguration = ClientAccessConfiguration()
         ) {
             self.host = host
             self.port = port
@@ -55,6 +63,8 @@ extension DevBackend {
             self.now = now
             self.maxHang = maxHang
             self.logger = logger
+            self.mobileFirst = mobileFirst
+            self.clientAccess = clientAccess
         }
     }
 }

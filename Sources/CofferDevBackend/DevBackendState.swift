@@ -7,6 +7,9 @@ final class DevBackendState: Sendable {
     let tokens = TokenRegistry()
     let statistics = StatisticsCounter()
     let faults = FaultInjector()
+    /// MobileFirst and MCA clients, with their security checks' states.
+    let clients = RegisteredClients()
+    let codes = AuthorizationCodes()
 
     init(configuration: DevBackend.Configuration) {
         self.configuration = configuration

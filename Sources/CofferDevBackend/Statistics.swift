@@ -12,8 +12,18 @@ extension DevBackend {
         public var basicChecks = 0
         /// Revocations.
         public var revocations = 0
-        /// Requests to `/protected` and `/anonymous`.
+        /// Requests to `/protected` and `/anonymous`, and to the MobileFirst and MCA resources.
         public var resourceRequests = 0
+        /// MobileFirst and MCA client registrations.
+        public var registrations = 0
+        /// MobileFirst preauthorize requests.
+        public var preauthorizations = 0
+        /// MobileFirst and MCA authorization requests (for a code).
+        public var authorizations = 0
+        /// Challenges sent, one per security check or realm in a reply.
+        public var challenges = 0
+        /// MobileFirst and MCA token requests (code exchanges).
+        public var codeExchanges = 0
 
         public init() {}
     }
@@ -23,8 +33,8 @@ extension DevBackend {
 final class StatisticsCounter: Sendable {
     private let value = Mutex(DevBackend.Statistics())
 
-    func count(_ field: WritableKeyPath<DevBackend.Statistics, Int> & Sendable) {
-        value.withLock { $0[keyPath: field] += 1 }
+    func count(_ field: WritableKeyPath<DevBackend.Statistics, Int> & Sendable, by amount: Int = 1) {
+        value.withLock { $0[keyPath: field] += amount }
     }
 
     var snapshot: DevBackend.Statistics { value.withLock { $0 } }

@@ -31,6 +31,10 @@ struct CofferCommand: AsyncParsableCommand {
               login and requests: 4 not logged in, credentials refused, token expired or other
               backend; 5 the backend answered an HTTP error; 6 logout incomplete (the local
               session is removed, a server step failed); 76 a bad reply from the backend
+              challenges (request --mobilefirst, --mca-tenant): 7 a challenge failed
+              (the security check or realm refused the answers); 8 blocked after too
+              many attempts; 9 the challenge was cancelled or the answers ran out;
+              130 the wait was cancelled
             """,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,

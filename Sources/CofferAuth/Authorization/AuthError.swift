@@ -38,6 +38,23 @@ public enum AuthError: Error, Sendable, Hashable {
     case invalidRequest(reason: String)
     /// Logout cleared what it could, but these steps failed.
     case logoutIncomplete([LogoutFailure])
+
+    // Challenges (MobileFirst security checks and Mobile Client Access realms):
+
+    /// The security check or realm refused the answers; `payload` is the failure it sent, or
+    /// what an ``AuthenticationContext/submitAuthenticationFailure(_:)`` reported.
+    case challengeFailed(check: String, payload: JSONValue)
+    /// The challenge was cancelled: ``SecurityCheckChallengeHandler/cancel()``.
+    case challengeCancelled(check: String)
+    /// The security check is blocked after too many wrong answers, for `retryAfter` seconds
+    /// when the server says.
+    case blocked(check: String, retryAfter: Int?)
+    /// A challenge came for a security check or realm that has no registered handler.
+    case noHandler(check: String)
+    /// The handler did not answer within ``ChallengeClient/Configuration/challengeTimeout``.
+    case challengeTimeout(check: String)
+    /// The server kept challenging past ``ChallengeClient/Configuration/maxChallengeRounds``.
+    case tooManyChallengeRounds(check: String)
 }
 
 extension AuthError: CustomStringConvertible {
@@ -57,6 +74,13 @@ extension AuthError: CustomStringConvertible {
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .logoutIncomplete(let failures):
             "logout incomplete: " + failures.map(\.description).joined(separator: "; ")
+        case .challengeFailed(let check, let payload):
+            "the \(check) challenge failed" + (ChallengeText.reason(in: payload).map { ": \($0)" } ?? "")
+        case .challengeCancelled(let check): "the \(check) challenge was cancelled"
+        case .blocked(let check, let retryAfter): "\(check) is blocked" + (retryAfter.map { " for \($0) s" } ?? "")
+        case .noHandler(let check): "no challenge handler is registered for \(check)"
+        case .challengeTimeout(let check): "the \(check) challenge was not answered in time"
+        case .tooManyChallengeRounds(let check): "\(check) kept challenging; gave up"
         }
     }
 }

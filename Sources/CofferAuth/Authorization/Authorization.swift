@@ -26,7 +26,7 @@ public actor Authorization {
     /// The facade's policies.
     public nonisolated let configuration: Configuration
 
-    let store: SessionStore
+    let store: SessionStore<StoredSession>
     let transport: HTTPTransport
     /// Shares one token request among every caller that needs a new token.
     let renewal = SingleFlight<String>()
@@ -45,7 +45,7 @@ public actor Authorization {
         self.backend = backend
         self.keychain = keychain
         self.configuration = configuration
-        self.store = SessionStore(keychain: keychain, account: configuration.sessionAccount)
+        self.store = SessionStore(keychain: keychain, account: configuration.sessionAccount, label: "Coffer session for \(backend.backendID)")
         self.transport = HTTPTransport(
             client: httpClient, timeout: configuration.requestTimeout,
             maxBodyBytes: configuration.maxResponseBytes, logger: configuration.logger)

@@ -6,6 +6,9 @@ public struct LogoutFailure: Sendable, Hashable, CustomStringConvertible {
         case revokeToken
         /// Removing the stored session from the keychain.
         case removeStoredSession
+        /// Logging the client out of a security check at the server (MobileFirst's
+        /// `preauth/v1/logout`), after its tokens were forgotten locally.
+        case serverLogout
     }
 
     /// The step that failed.

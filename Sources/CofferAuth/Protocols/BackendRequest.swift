@@ -3,13 +3,19 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Builds the requests the protocols send: every one carries the backend id.
+/// Builds the requests the protocols send: every OMC request carries the backend id; the
+/// MobileFirst and Mobile Client Access requests carry none.
 enum BackendRequest {
     /// A request to `url` with the backend-id header and `Accept: application/json`.
     static func make(_ method: HTTPMethodName, _ url: URL, backend: MobileBackend, authorization: String? = nil) -> HTTPClientRequest {
+        make(method, url, backendID: backend.backendID, authorization: authorization)
+    }
+
+    /// A request to `url` with `Accept: application/json`, and the backend-id header when given.
+    static func make(_ method: HTTPMethodName, _ url: URL, backendID: String?, authorization: String? = nil) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method.nio
-        request.headers.add(name: HeaderName.backendID, value: backend.backendID)
+        if let backendID { request.headers.add(name: HeaderName.backendID, value: backendID) }
         request.headers.add(name: HeaderName.accept, value: MediaType.json)
         if let authorization { request.headers.add(name: HeaderName.authorization, value: authorization) }
         return request
@@ -17,9 +23,22 @@ enum BackendRequest {
 
     /// A form-encoded `POST` to `url`.
     static func form(_ url: URL, _ pairs: [(String, String)], backend: MobileBackend, authorization: String?) -> HTTPClientRequest {
-        var request = make(.post, url, backend: backend, authorization: authorization)
+        form(url, pairs, backendID: backend.backendID, authorization: authorization)
+    }
+
+    /// A form-encoded `POST` to `url`, with the backend-id header when given.
+    static func form(_ url: URL, _ pairs: [(String, String)], backendID: String?, authorization: String?) -> HTTPClientRequest {
+        var request = make(.post, url, backendID: backendID, authorization: authorization)
         request.headers.add(name: HeaderName.contentType, value: MediaType.form)
         request.body = .bytes(ByteBuffer(string: FormEncoding.encode(pairs)))
+        return request
+    }
+
+    /// A JSON `POST` of `object` to `url`, without the backend-id header.
+    static func json(_ url: URL, _ object: [String: JSONValue]) -> HTTPClientRequest {
+        var request = make(.post, url, backendID: nil)
+        request.headers.add(name: HeaderName.contentType, value: MediaType.json)
+        request.body = .bytes(ByteBuffer(bytes: JSONValue.object(object).compactJSON))
         return request
     }
 

@@ -8,6 +8,8 @@ enum OAuthGrant {
     case clientCredentials(scope: String?)
     /// RFC 8693 §2.1: token exchange.
     case tokenExchange(subjectToken: String, subjectTokenType: String, scope: String?)
+    /// §4.1.3: the authorization code grant, as MobileFirst and Mobile Client Access use it.
+    case authorizationCode(code: String, redirectURI: String)
 
     var formPairs: [(String, String)] {
         var pairs: [(String, String)]
@@ -22,6 +24,9 @@ enum OAuthGrant {
         case .tokenExchange(let subjectToken, let subjectTokenType, let grantScope):
             pairs = [("grant_type", TokenExchangeForm.grantType), ("subject_token", subjectToken), ("subject_token_type", subjectTokenType)]
             scope = grantScope
+        case .authorizationCode(let code, let redirectURI):
+            pairs = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)]
+            scope = nil
         }
         if let scope { pairs.append(("scope", scope)) }
         return pairs
@@ -29,7 +34,12 @@ enum OAuthGrant {
 
     /// Sends the grant to `endpoint` and returns the checked token reply.
     func send(to endpoint: URL, client: OAuthClient?, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
-        let request = BackendRequest.form(endpoint, formPairs, backend: backend, authorization: client?.authorizationHeader)
+        try await send(to: endpoint, client: client, backendID: backend.backendID, transport: transport)
+    }
+
+    /// Sends the grant to `endpoint`, with the backend-id header when given.
+    func send(to endpoint: URL, client: OAuthClient?, backendID: String?, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
+        let request = BackendRequest.form(endpoint, formPairs, backendID: backendID, authorization: client?.authorizationHeader)
         return try TokenEndpointReply.token(from: try await transport.send(request), requireTokenType: true)
     }
 }

@@ -1,32 +1,35 @@
 import Coffer
 import Foundation
 
-/// Reads and writes the session item in the app's keychain.
+/// Reads and writes one session item in the app's keychain: the OMC facade's
+/// ``StoredSession``, or a challenge client's ``ChallengeSession``.
 ///
 /// A read that fails (locked or unreachable store) throws; it never looks like "no session".
-struct SessionStore: Sendable {
+struct SessionStore<Value: Codable & Sendable>: Sendable {
     let keychain: Keychain
     /// The item's account within the keychain's service.
     let account: String
+    /// The item's label.
+    let label: String
+    /// The item's `coffer.auth` attribute: what kind of session it holds.
+    var kind = "session"
 
     /// The stored session, or `nil` when there is none or it cannot be decoded.
-    func load() throws(AuthError) -> StoredSession? {
+    func load() throws(AuthError) -> Value? {
         let data: Data?
         do { data = try keychain.data(for: account) } catch { throw .storage(error) }
         guard let data else { return nil }
-        return try? Self.decoder.decode(StoredSession.self, from: data)
+        return try? Self.decoder.decode(Value.self, from: data)
     }
 
     /// Replaces the stored session atomically, durably, before returning.
-    func save(_ session: StoredSession) throws(AuthError) {
+    func save(_ session: Value) throws(AuthError) {
         let data: Data
         do { data = try Self.encoder.encode(session) } catch {
             throw .invalidRequest(reason: "the session cannot be encoded")
         }
         do {
-            try keychain.set(data, for: account, options: ItemOptions(
-                label: "Coffer session for \(session.binding.backendID)",
-                custom: ["coffer.auth": "session"]))
+            try keychain.set(data, for: account, options: ItemOptions(label: label, custom: ["coffer.auth": kind]))
         } catch { throw .storage(error) }
     }
 
@@ -36,16 +39,16 @@ struct SessionStore: Sendable {
         do { return try keychain.remove(account) } catch { throw .storage(error) }
     }
 
-    private static let encoder: JSONEncoder = {
+    private static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = .sortedKeys
         return encoder
-    }()
+    }
 
-    private static let decoder: JSONDecoder = {
+    private static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
-    }()
+    }
 }

@@ -88,4 +88,35 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
+
+    /// Compact JSON text with sorted keys, every character outside ASCII escaped as `\uXXXX`,
+    /// so that it also fits in an HTTP header.
+    package var compactJSON: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return Data("null".utf8) }
+        guard data.contains(where: { $0 >= 0x80 }) else { return data }
+        var ascii = ""
+        for unit in String(decoding: data, as: UTF8.self).utf16 {
+            if unit < 0x80 { ascii.unicodeScalars.append(Unicode.Scalar(UInt8(unit))) } else { ascii += String(format: "\\u%04x", unit) }
+        }
+        return Data(ascii.utf8)
+    }
+}
+
+/// JSON values from Swift literals: `["pin": "1234"]`, `["rememberMe": true]`, `["attempts": 3]`.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
+    /// A string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// A Boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// A number.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// An object; a key given twice keeps its last value.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+    /// An array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 }

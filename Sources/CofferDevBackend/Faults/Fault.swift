@@ -28,6 +28,8 @@ public enum FaultEndpoint: Sendable, Hashable, CaseIterable {
     case basicCheck
     /// The RFC 7009 revocation endpoint.
     case revocation
-    /// `/protected` and `/anonymous`.
+    /// `/protected`, `/anonymous`, and the MobileFirst and MCA resources.
     case resource
+    /// The MobileFirst and MCA endpoints: registration, preauthorize, authorization, token and logout.
+    case challenges
 }

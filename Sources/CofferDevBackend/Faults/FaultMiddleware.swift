@@ -5,9 +5,10 @@ import Hummingbird
 struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
     let faults: FaultInjector
     let maxHang: Duration
+    let configuration: DevBackend.Configuration
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let endpoint = DevBackendPath.endpoint(of: request.uri.path), let fault = faults.take(for: endpoint) else {
+        guard let endpoint = DevBackendPath.endpoint(of: request.uri.path, in: configuration), let fault = faults.take(for: endpoint) else {
             return try await next(request, context)
         }
         switch fault {

@@ -20,9 +20,14 @@ struct Caller {
 
     /// The OAuth client authenticated by HTTP Basic (RFC 6749 §2.3.1: each part form-decoded).
     func client(among clients: [String: String]) -> String? {
+        client { clients[$0] }
+    }
+
+    /// The client authenticated by HTTP Basic, among those `secretOf` knows the secret of.
+    func client(secretOf: (String) -> String?) -> String? {
         guard let basic, let id = FormEncoding.unescape(Substring(basic.user)),
               let secret = FormEncoding.unescape(Substring(basic.password)),
-              let expected = clients[id], Secrets.equal(expected, secret)
+              let expected = secretOf(id), Secrets.equal(expected, secret)
         else { return nil }
         return id
     }

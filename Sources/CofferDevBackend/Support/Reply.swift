@@ -31,6 +31,17 @@ enum Reply {
         return json(["error": "unauthorized"], status: .unauthorized, headers: [.wwwAuthenticate: challenge])
     }
 
+    /// 401 (or 403) with `WWW-Authenticate: Bearer k="v", …`, for the MobileFirst and MCA resources.
+    static func bearer(_ parameters: KeyValuePairs<String, String>, status: HTTPResponse.Status = .unauthorized) -> Response {
+        let challenge = "Bearer " + parameters.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")
+        return json(["error": status == .forbidden ? "forbidden" : "unauthorized"], status: status, headers: [.wwwAuthenticate: challenge])
+    }
+
+    /// 400 `invalid_client`: the MobileFirst runtime or MCA server does not know the client.
+    static func unknownClient() -> Response {
+        json(["error": "invalid_client", "error_description": "unknown client; register again"], status: .badRequest)
+    }
+
     /// A successful token reply.
     static func token(_ value: String, lifetime: TimeInterval, advertised: Bool, extra: [String: JSONValue] = [:]) -> Response {
         var object: [String: JSONValue] = ["access_token": .string(value), "token_type": "Bearer"]
@@ -38,8 +49,4 @@ enum Reply {
         object.merge(extra) { _, new in new }
         return json(object)
     }
-}
-
-extension JSONValue: ExpressibleByStringLiteral {
-    public init(stringLiteral value: String) { self = .string(value) }
 }

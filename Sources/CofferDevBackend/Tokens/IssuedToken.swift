@@ -11,6 +11,10 @@ struct IssuedToken: Sendable {
     /// How it was obtained, as `/protected` reports it.
     enum Origin: String, Sendable {
         case oauth, sso, clientCredentials = "client_credentials"
+        /// MobileFirst's code flow, after its security checks.
+        case mobileFirst = "mobilefirst"
+        /// Mobile Client Access's code flow, after its realm.
+        case clientAccess = "mca"
     }
 
     let subject: Subject
@@ -18,6 +22,8 @@ struct IssuedToken: Sendable {
     /// The client it was issued to; `nil` for OMC's exchange, which has no client.
     let clientID: String?
     let expiresAt: Date
+    /// The scope elements (MobileFirst security checks) it was granted for.
+    var scope: Set<String> = []
     var revoked = false
 
     var userName: String? {

@@ -6,13 +6,13 @@ final class TokenRegistry: Sendable {
     private let tokens = Mutex<[String: IssuedToken]>([:])
 
     /// Issues a new random token for `subject`.
-    func issue(_ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?, expiresAt: Date) -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let value = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        tokens.withLock { $0[value] = IssuedToken(subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt) }
+    func issue(
+        _ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?, expiresAt: Date, scope: Set<String> = []
+    ) -> String {
+        let value = RandomToken.make(bytes: 32)
+        tokens.withLock {
+            $0[value] = IssuedToken(subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt, scope: scope)
+        }
         return value
     }
 
@@ -21,6 +21,17 @@ final class TokenRegistry: Sendable {
         tokens.withLock { tokens in
             guard let token = tokens[value], !token.revoked, now < token.expiresAt else { return nil }
             return token
+        }
+    }
+
+    /// Revokes every token issued to `clientID` whose scope holds `element` (a security-check
+    /// logout). Returns how many were revoked.
+    @discardableResult
+    func revokeAll(of clientID: String, scopeContaining element: String) -> Int {
+        tokens.withLock { tokens in
+            let matching = tokens.filter { $0.value.clientID == clientID && $0.value.scope.contains(element) && !$0.value.revoked }.keys
+            for value in matching { tokens[value]?.revoked = true }
+            return matching.count
         }
     }
 

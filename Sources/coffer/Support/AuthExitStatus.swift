@@ -12,6 +12,11 @@ extension AuthError {
         case .cancelled: 130
         case .invalidRequest: 64
         case .logoutIncomplete: 6
+        case .noHandler: 4
+        case .challengeFailed, .tooManyChallengeRounds: 7
+        case .blocked: 8
+        case .challengeCancelled: 9
+        case .challengeTimeout: 75
         }
     }
 }

@@ -11,6 +11,11 @@ enum Terminal {
 
     /// Reads a line from /dev/tty with echo off. `nil` when there is no terminal.
     static func readHidden(prompt: String) -> String? {
+        readLine(prompt: prompt, echo: false)
+    }
+
+    /// Reads a line from /dev/tty, echoed or not. `nil` when there is no terminal.
+    static func readLine(prompt: String, echo: Bool) -> String? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }
@@ -18,17 +23,31 @@ enum Terminal {
         guard tcgetattr(tty, &saved) == 0 else { return nil }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
+        // Echo goes off (and typeahead is dropped) before the prompt shows, so nothing typed
+        // after the prompt can be echoed.
+        if !echo { _ = tcsetattr(tty, TCSAFLUSH, &silent) }
         _ = write(tty, prompt, prompt.utf8.count)
-        _ = tcsetattr(tty, TCSAFLUSH, &silent)
         defer {
-            _ = tcsetattr(tty, TCSAFLUSH, &saved)
-            _ = write(tty, "\n", 1)
+            if !echo {
+                _ = tcsetattr(tty, TCSAFLUSH, &saved)
+                _ = write(tty, "\n", 1)
+            }
         }
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
         defer { _ = line.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
         return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Writes `text` to /dev/tty; `false` when there is no terminal.
+    @discardableResult
+    static func writeToTerminal(_ text: String) -> Bool {
+        let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        guard tty >= 0 else { return false }
+        defer { close(tty) }
+        return write(tty, text, text.utf8.count) == text.utf8.count
     }
 
     /// Reads all of a file descriptor, up to `limit` bytes; `nil` if there were more.

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 
 /// Plain HTTP against the dev backend, with no facade in between: what any client would send.
+/// Redirects are not followed: the authorization endpoints answer with one.
 struct RawClient {
     let backend: DevBackend
 
@@ -28,11 +29,17 @@ struct RawClient {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(string: form))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+        let response = try await Authorization.defaultHTTPClient.execute(request, timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 20)
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name.lowercased()] = header.value }
         return Reply(status: Int(response.status.code), headers: headers, json: JSONValue(parsing: Data(body.readableBytesView)))
+    }
+
+    /// A JSON `POST`.
+    func post(_ path: String, json: JSONValue, authorization: String? = nil) async throws -> Reply {
+        try await send(.POST, path, authorization: authorization, backendID: nil,
+                       form: String(decoding: json.compactJSON, as: UTF8.self), contentType: "application/json")
     }
 
     /// `Basic …` for the default client.

@@ -13,14 +13,22 @@ struct DevBackendCommand: AsyncParsableCommand {
             The first line on stdout is the base URL, for scripts. It serves the HTTP Basic \
             check, the OAuth token endpoint (/oauth2/v1/token: password, client-credentials \
             and RFC 8693 grants), OMC's SSO exchange, revocation (/oauth2/v1/revoke) and \
-            GET /protected. Logs go to stderr, one line per request, without credentials.
+            GET /protected; a MobileFirst 8 runtime (/mfp/api/..., resources /mfp/protected, \
+            /mfp/balance, /mfp/transfer) and a Mobile Client Access server \
+            (/imf-authserver/authorization/v1/apps/<tenant>/..., resource /mca/protected). Logs \
+            go to stderr, one line per request, without credentials.
 
             DEFAULTS
               backend id   \(Defaults.defaultBackendID)
-              user         \(Defaults.defaultUser.name):\(Defaults.defaultUser.password)
+              user         \(Defaults.defaultUser.name):\(Defaults.defaultUser.password) (also the MCA realm's user)
               OAuth client \(Defaults.defaultClient.id):\(Defaults.defaultClient.secret)
               SSO token    \(Defaults.defaultSSOToken.token) (user \(Defaults.defaultSSOToken.user))
               token lifetime 3600 s; exchanged tokens 21600 s
+              MobileFirst  runtime \(MobileFirstConfiguration.defaultRuntime)
+                UserLogin        user name = password; 3 attempts, blocked 10 s;
+                                 success 60 s, remember-me 120 s
+                PinCodeAttempts  PIN 1234; 3 attempts, blocked 60 s; success 60 s
+              MCA          tenant \(ClientAccessConfiguration.defaultTenantID), realm \(ClientAccessConfiguration.defaultRealm)
             These are throwaway development credentials; the server listens on loopback only by default.
             """)
 

@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import Coffer
+import Foundation
+
+/// The app's client of a MobileFirst 8 or Mobile Client Access server: where its challenge
+/// handlers are registered (once, for the app's lifetime), and what sends its
+/// ``ResourceRequest``s. Modelled on `WLClient` and `IMFClient`.
+///
+/// ```swift
+/// let client = ChallengeClient(server: .mobileFirst(serverURL), keychain: Keychain(service: "com.example.app", store: vault))
+/// client.registerChallengeHandler(PinCodeChallengeHandler(securityCheck: "PinCodeAttempts"))
+/// let balance = try await ResourceRequest(url: serverURL.appendingPathComponent("mfp/balance")).send(using: client)
+/// ```
+///
+/// The client's registration, its tokens and the authenticated user are kept in `keychain`
+/// (the Coffer vault, or the Secret Service), so a restarted app is the same client.
+public final class ChallengeClient: Sendable {
+    /// The server.
+    public let server: ChallengeServer
+    /// Tokens, preemptive login, logout and the challenged state, per security check.
+    public let authorizationManager: AuthorizationManager
+    let registry = HandlerRegistry()
+
+    /// A client of `server` that keeps its registration and tokens in `keychain`.
+    ///
+    /// - Parameter httpClient: The client to send requests with. It must not follow redirects
+    ///   (the default does not): the authorization code comes in a redirect's `Location`.
+    public init(
+        server: ChallengeServer, keychain: Keychain, configuration: Configuration = Configuration(),
+        httpClient: HTTPClient = Authorization.defaultHTTPClient
+    ) {
+        self.server = server
+        self.authorizationManager = AuthorizationManager(
+            server: server, configuration: configuration, registry: registry, keychain: keychain, httpClient: httpClient)
+    }
+
+    /// The client's policies.
+    public var configuration: Configuration { authorizationManager.configuration }
+
+    /// Registers `handler` for its security check, replacing any earlier handler for it. A
+    /// challenge already being shown stays with the handler it was shown to. A handler serves
+    /// one client: it shows one challenge at a time.
+    public func registerChallengeHandler(_ handler: SecurityCheckChallengeHandler) {
+        registry.register(handler)
+    }
+
+    /// Registers `delegate` for the Mobile Client Access realm `realm`, replacing any earlier one.
+    public func registerAuthenticationDelegate(_ delegate: any AuthenticationDelegate, forRealm realm: String) {
+        registry.register(RealmDelegateResponder(name: realm, delegate: delegate))
+    }
+
+    /// Sends `request`: the same as ``ResourceRequest/send(using:)``.
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+        try await authorizationManager.perform(request)
+    }
+}
