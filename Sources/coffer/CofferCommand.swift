@@ -60,17 +60,9 @@ struct CofferCommand: AsyncParsableCommand {
     }
 
     static func fail(_ error: Error) -> Never {
-        if let error = error as? CofferError {
-            Terminal.printError(error.description)
-            Foundation.exit(error.exitStatus)
-        }
-        if let error = error as? AuthError {
-            Terminal.printError(error.description)
-            Foundation.exit(error.exitStatus)
-        }
-        if let error = error as? CLIError {
-            Terminal.printError(error.message)
-            Foundation.exit(error.exitStatus)
+        if let failure = error as? CommandFailure {
+            Terminal.printError(failure.message)
+            Foundation.exit(failure.exitStatus)
         }
         let code = exitCode(for: error)
         guard code != .success, !(error is CleanExit) else { exit(withError: error) }

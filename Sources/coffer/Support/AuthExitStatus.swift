@@ -1,6 +1,8 @@
 import CofferAuth
 
-extension AuthError {
+extension AuthError: CommandFailure {
+    var message: String { description }
+
     /// The documented exit status for this error (see `coffer --help`).
     var exitStatus: Int32 {
         switch self {

@@ -1,6 +1,15 @@
 import Coffer
 
-extension CofferError {
+/// An error the CLI reports as one line on stderr, with its documented exit status.
+protocol CommandFailure: Error {
+    /// The line after `coffer: `; never holds a secret.
+    var message: String { get }
+    var exitStatus: Int32 { get }
+}
+
+extension CofferError: CommandFailure {
+    var message: String { description }
+
     /// The documented exit status for this error.
     var exitStatus: Int32 {
         switch self {
@@ -19,7 +28,7 @@ extension CofferError {
 }
 
 /// A failure of the command-line tool itself, with its exit status.
-struct CLIError: Error {
+struct CLIError: CommandFailure {
     let message: String
     let exitStatus: Int32
 

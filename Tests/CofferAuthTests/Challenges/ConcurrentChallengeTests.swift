@@ -88,13 +88,19 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
         XCTAssertFalse(handler.submitChallengeAnswer(["pin": "1234"]))
     }
 
-    /// Two flows of different scopes that both meet UserLogin and PinCodeAttempts: each check is prompted once, and neither flow waits on the other forever.
-    func testTwoScopesWithTheSameTwoChecksPromptEachOnce() async throws {
+    /// A client whose UserLogin and PinCodeAttempts handlers answer only when the test tells them to.
+    private func clientWithManualLoginAndPIN() -> (ChallengeClient, TestChallengeHandler, TestChallengeHandler) {
         let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
         let login = TestChallengeHandler(securityCheck: Self.login, .manual)
         let pin = TestChallengeHandler(securityCheck: Self.pin, .manual)
         client.registerChallengeHandler(login)
         client.registerChallengeHandler(pin)
+        return (client, login, pin)
+    }
+
+    /// Two flows of different scopes that both meet UserLogin and PinCodeAttempts: each check is prompted once, and neither flow waits on the other forever.
+    func testTwoScopesWithTheSameTwoChecksPromptEachOnce() async throws {
+        let (client, login, pin) = clientWithManualLoginAndPIN()
         let transfer = resource("transfer")
         let manager = client.authorizationManager
         let first = Task { try await transfer.send(using: client) }
@@ -115,11 +121,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// Requests of two scopes that share a check (protected: UserLogin; transfer: UserLogin and PIN) prompt UserLogin once.
     func testRequestsOfTwoScopesParkOnTheSharedCheck() async throws {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
-        let login = TestChallengeHandler(securityCheck: Self.login, .manual)
-        let pin = TestChallengeHandler(securityCheck: Self.pin, .manual)
-        client.registerChallengeHandler(login)
-        client.registerChallengeHandler(pin)
+        let (client, login, pin) = clientWithManualLoginAndPIN()
         let (protected, transfer) = (resource("protected"), resource("transfer"))
         let first = Task { try await protected.send(using: client) }
         let second = Task { try await transfer.send(using: client) }
