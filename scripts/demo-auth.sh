@@ -16,11 +16,29 @@ fi
 work=$(mktemp -d)
 chmod 700 "$work"
 backend_pid=""
+# Whether the demo succeeds, fails or is interrupted, the dev backend it started goes too.
+# (Background commands of a script ignore SIGINT, so Ctrl-C alone would not reach it.)
+# Whether a process is alive and not yet a zombie waiting to be reaped.
+running() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [ "${stat%% *}" != Z ]
+}
 cleanup() {
-    if [ -n "$backend_pid" ]; then kill "$backend_pid" 2>/dev/null || true; wait "$backend_pid" 2>/dev/null || true; fi
+    if [ -n "$backend_pid" ]; then
+        kill "$backend_pid" 2>/dev/null || true
+        for _ in $(seq 1 50); do running "$backend_pid" || break; sleep 0.1; done
+        kill -KILL "$backend_pid" 2>/dev/null || true
+        wait "$backend_pid" 2>/dev/null || true
+    fi
+    backend_pid=""
     rm -rf "$work"
 }
 trap cleanup EXIT
+trap 'cleanup; trap - INT; kill -INT $$' INT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 129' HUP
 
 export COFFER_VAULT="$work/demo.vault" COFFER_KEYFILE="$work/demo.key"
 unset COFFER_PASSPHRASE
@@ -33,7 +51,8 @@ token_requests() { grep -c 'hb.request.path=/oauth2/v1/token' "$work/backend.log
 lifetime=6
 say "The dev backend (tokens last ${lifetime} s) and a new vault opened by a key file"
 coffer init >/dev/null
-coffer dev-backend --token-lifetime "$lifetime" >"$work/backend.out" 2>"$work/backend.log" &
+# The binary itself, not the coffer() function: `$!` must be the server's own pid, not a subshell's.
+"$COFFER_BIN" dev-backend --token-lifetime "$lifetime" >"$work/backend.out" 2>"$work/backend.log" &
 backend_pid=$!
 url=""
 for _ in $(seq 1 100); do

@@ -37,12 +37,22 @@ public final class ChildProcess: Sendable {
     /// `environment` changes this process's environment for the child: a value sets a
     /// variable, `nil` removes it. `inputs` maps child file descriptors (0 for stdin) to the
     /// bytes they read; a descriptor given `nil` stays open and empty until the process ends.
+    /// With `newProcessGroup`, the child leads a process group of its own, so that a test can
+    /// signal it and everything it started at once, as a terminal's Ctrl-C does.
     public static func start(
-        _ executable: String, _ arguments: [String], environment: [String: String?] = [:], inputs: [Int32: Data?] = [0: Data()]
+        _ executable: String, _ arguments: [String], environment: [String: String?] = [:], inputs: [Int32: Data?] = [0: Data()],
+        newProcessGroup: Bool = false
     ) throws -> ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        if newProcessGroup {
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
 
         var parentEnds: [(fd: Int32, data: Data?)] = []
         var childEnds: [Int32] = []
@@ -67,8 +77,8 @@ public final class ChildProcess: Sendable {
 
         var pid: pid_t = 0
         let result = executable.contains("/")
-            ? posix_spawn(&pid, executable, &actions, nil, argv, env)
-            : posix_spawnp(&pid, executable, &actions, nil, argv, env)
+            ? posix_spawn(&pid, executable, &actions, &attributes, argv, env)
+            : posix_spawnp(&pid, executable, &actions, &attributes, argv, env)
         childEnds.forEach { close($0) }
         guard result == 0 else {
             parentEnds.forEach { close($0.fd) }
@@ -164,6 +174,20 @@ public final class ChildProcess: Sendable {
     /// Sends a signal.
     public func kill(_ signal: Int32 = SIGKILL) {
         Glibc.kill(pid, signal)
+    }
+
+    /// Sends a signal to the child's whole process group (see `newProcessGroup`).
+    public func killGroup(_ signal: Int32) {
+        Glibc.kill(-pid, signal)
+    }
+
+    /// A test that fails before stopping its child still leaves no process behind.
+    deinit {
+        guard finished.withLock({ $0 }) == nil else { return }
+        heldOpen.withLock { fds in fds.forEach { close($0) } }
+        Glibc.kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 
     /// Ends the process: closes its held-open inputs, sends SIGTERM, and SIGKILL after `grace`.
