@@ -31,12 +31,19 @@ public struct PassphraseCost: Sendable, Hashable, CustomStringConvertible {
 
     /// Pass counts Coffer accepts, from a new slot or from a vault file.
     public static let acceptedOperations: ClosedRange<UInt64> = 1...16
-    /// Memory sizes Coffer accepts: 8 KiB to 4 GiB. The cap keeps a hostile file from stalling an unlock.
-    public static let acceptedMemoryBytes: ClosedRange<UInt64> = 8192...(4 << 30)
+    /// Memory sizes Coffer accepts: 8 KiB to 1 GiB (SENSITIVE's).
+    public static let acceptedMemoryBytes: ClosedRange<UInt64> = 8192...(1 << 30)
+    /// The most work one slot may cost: ``sensitive``'s 4 passes over 1 GiB (about 2.6 s).
+    /// With the memory cap, this keeps a hostile file from stalling an unlock.
+    public static let maximumWork: UInt64 = 4 << 30
 
-    /// Whether both values are within the accepted ranges.
+    /// The Argon2id work: passes × memory, in byte-passes. Costs compare by it.
+    public var work: UInt64 { operations * memoryBytes }
+
+    /// Whether both values are within the accepted ranges and the work within ``maximumWork``.
     public var isAccepted: Bool {
         Self.acceptedOperations.contains(operations) && Self.acceptedMemoryBytes.contains(memoryBytes)
+            && work <= Self.maximumWork
     }
 
     public var description: String { "Argon2id(ops: \(operations), mem: \(memoryBytes >> 20) MiB)" }

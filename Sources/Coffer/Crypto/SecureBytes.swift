@@ -12,7 +12,10 @@ public final class SecureBytes: @unchecked Sendable {
     /// The number of bytes.
     public let count: Int
 
-    init<E: Error>(count: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
+    /// Allocates `count` guarded bytes and lets `initialize` fill them, for example straight from
+    /// a file descriptor, so the secret never passes through ordinary memory. If `initialize`
+    /// throws, the bytes are zeroed and freed.
+    public init<E: Error>(count: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) throws(E) -> Void) throws(E) {
         Sodium.ensureInitialized()
         guard let pointer = sodium_malloc(Swift.max(count, 1)) else {
             fatalError("sodium_malloc: out of memory")
@@ -40,6 +43,27 @@ public final class SecureBytes: @unchecked Sendable {
         SecureBytes(count: count) { buffer in
             if let address = buffer.baseAddress { randombytes_buf(address, buffer.count) }
         }
+    }
+
+    /// Whether the bytes are valid UTF-8 (strict: no overlong forms, surrogates or truncated
+    /// sequences). Checked in place, without making a `String`.
+    public var isValidUTF8: Bool {
+        withUnsafeBytes { bytes in
+            var iterator = bytes.makeIterator()
+            var decoder = Unicode.UTF8()
+            while true {
+                switch decoder.decode(&iterator) {
+                case .scalarValue: continue
+                case .emptyInput: return true
+                case .error: return false
+                }
+            }
+        }
+    }
+
+    /// Whether every byte is ASCII.
+    public var isASCII: Bool {
+        withUnsafeBytes { $0.allSatisfy { $0 < 0x80 } }
     }
 
     deinit {

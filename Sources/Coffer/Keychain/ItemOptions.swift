@@ -27,6 +27,9 @@ public struct ItemOptions: Sendable, Hashable {
 
     /// Checks every field against ``Limits`` and the item's class.
     func validate(for itemClass: ItemClass) throws(CofferError) {
+        if let expiresAt, ItemRecord.milliseconds(expiresAt) == nil {
+            throw .invalidArgument(reason: "the expiry date is out of range")
+        }
         if let label { try Limits.check(label, limit: Limits.maxTextBytes, what: "label") }
         if let comment { try Limits.check(comment, limit: Limits.maxTextBytes, what: "comment") }
         guard custom.count <= Limits.maxCustomAttributes else {

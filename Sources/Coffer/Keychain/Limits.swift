@@ -10,6 +10,9 @@ public enum Limits {
     public static let maxAttributeNameBytes = 256
     /// The most custom attributes on one item.
     public static let maxCustomAttributes = 64
+    /// The largest sealed record a vault reader decrypts: 2 MiB, above the largest record a
+    /// writer can make within the other limits (about 1.3 MiB).
+    public static let maxRecordBytes = 2 << 20
 
     static func check(_ text: String, limit: Int, what: String) throws(CofferError) {
         guard text.utf8.count <= limit else {

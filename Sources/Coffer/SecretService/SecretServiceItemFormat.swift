@@ -92,7 +92,9 @@ enum SecretServiceItemFormat {
         attributes.merge(identity(id)) { _, name in name }
         attributes[Key.application] = application
         if let comment = options.comment { attributes[Key.comment] = Normalization.nfc(comment) }
-        if let expiresAt = options.expiresAt { attributes[Key.expiresAt] = String(ItemRecord.milliseconds(expiresAt)) }
+        if let expiresAt = options.expiresAt, let milliseconds = ItemRecord.milliseconds(expiresAt) {
+            attributes[Key.expiresAt] = String(milliseconds)
+        }
         switch id.itemClass {
         case .genericPassword:
             attributes[Key.schema] = genericSchema

@@ -5,14 +5,50 @@ import Glibc
 /// A private file is a regular file owned by the current user with no group or other
 /// permission bits (0600 or stricter). A safe folder is owned by the user or root and not
 /// writable by group or others, unless it has the sticky bit (as /tmp does).
+///
+/// Files are checked through the descriptor that is used, never by a path checked first and
+/// opened later: symbolic links are resolved once (``realPath(of:)``) and the real file and
+/// its real folder are checked.
 enum FileSecurity {
-    static func checkPrivateFile(at path: String) throws(CofferError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT { throw .vaultNotFound(path: path) }
-            throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
+    /// The path with every symbolic link resolved. Throws ``CofferError/vaultNotFound(path:)``
+    /// when nothing is there.
+    static func realPath(of path: String) throws(CofferError) -> String {
+        guard let resolved = realpath(path, nil) else {
+            if errno == ENOENT || errno == ENOTDIR { throw .vaultNotFound(path: path) }
+            throw .storageUnavailable(reason: "cannot resolve \(path): \(describeErrno())")
         }
-        try checkPrivate(info, path: path)
+        defer { free(resolved) }
+        guard let text = String(validatingCString: resolved) else {
+            throw .invalidArgument(reason: "the real path of \(path) is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// Opens an existing file for reading without following a symbolic link and without
+    /// blocking (a FIFO opens at once and is then refused), and checks it is private.
+    /// The caller closes the descriptor.
+    static func openPrivateFile(at path: String, missing: CofferError) throws(CofferError) -> Int32 {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: throw missing
+            case ELOOP: throw .insecurePermissions(path: path, reason: "a symbolic link")
+            default: throw .storageUnavailable(reason: "cannot open \(path): \(describeErrno())")
+            }
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let reason = describeErrno()
+            close(descriptor)
+            throw .storageUnavailable(reason: "cannot stat \(path): \(reason)")
+        }
+        do {
+            try checkPrivate(info, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        return descriptor
     }
 
     static func checkPrivate(_ info: stat, path: String) throws(CofferError) {
@@ -42,6 +78,42 @@ enum FileSecurity {
         }
         guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
             throw .insecurePermissions(path: path, reason: "writable by others")
+        }
+    }
+
+    /// Checks the files SQLite has open for the database at `path` (the file, its -wal and its
+    /// -shm) through this process's own descriptors on them, so that what is checked is what
+    /// SQLite reads and writes, whatever happened to the paths meanwhile. The -wal and -shm
+    /// need not exist. Where /proc is not mounted, the paths are checked instead (`lstat`).
+    static func checkOpenDescriptors(of path: String) throws(CofferError) {
+        let names = Set(["", "-wal", "-shm"].map { path + $0 })
+        guard let folder = opendir("/proc/self/fd") else {
+            try checkPathsWithoutProc(names)
+            return
+        }
+        defer { closedir(folder) }
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let descriptor = Int32(name) else { continue }
+            let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
+            guard length > 0 else { continue }
+            let linked = target.prefix(length).withUnsafeBufferPointer { String(decoding: UnsafeRawBufferPointer($0), as: UTF8.self) }
+            guard names.contains(linked) else { continue }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { continue }
+            try checkPrivate(info, path: linked)
+        }
+    }
+
+    private static func checkPathsWithoutProc(_ paths: Set<String>) throws(CofferError) {
+        for path in paths.sorted() {
+            var info = stat()
+            guard lstat(path, &info) == 0 else {
+                if errno == ENOENT { continue }
+                throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
+            }
+            try checkPrivate(info, path: path)
         }
     }
 

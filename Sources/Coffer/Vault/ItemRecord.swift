@@ -25,7 +25,8 @@ enum ItemRecord {
             if let value { field(tag, Normalization.nfc(value).utf8) }
         }
         func date(_ tag: Tag, _ value: Date?) {
-            if let value { field(tag, bigEndianBytes(milliseconds(value))) }
+            // ItemOptions.validate has refused dates that do not fit; the clock's dates always do.
+            if let value { field(tag, bigEndianBytes(milliseconds(value) ?? Int64.max)) }
         }
         text(.service, attributes.id.service)
         text(.account, attributes.id.account)
@@ -48,69 +49,91 @@ enum ItemRecord {
         return out
     }
 
-    /// Decodes a whole record. The secret is a slice of `bytes`, so the caller decides whether to copy it.
-    static func decode(_ bytes: [UInt8]) throws(CofferError) -> (attributes: ItemAttributes, secret: ArraySlice<UInt8>) {
+    /// A record decoded by ``decode(_:)``.
+    struct Decoded {
+        let attributes: ItemAttributes
+        /// A slice of the plaintext, so the caller decides whether to copy it.
+        let secret: ArraySlice<UInt8>
+        /// The blind-index input of the stored class, service and account bytes exactly as
+        /// stored: the row key recomputed from it must equal the row's (docs/vault-format.md, 5.3).
+        let indexInput: [UInt8]
+    }
+
+    /// Decodes a whole record, enforcing every rule of docs/vault-format.md section 5.3: the one
+    /// decoder of every read. Throws ``CofferError/integrityFailure`` for a plaintext that breaks
+    /// any of them, since only the record's own item is affected.
+    static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
         var reader = try Reader(bytes)
-        var service: String?, account: String?, secret: ArraySlice<UInt8>?, created: Date?, modified: Date?
-        var expiresAt: Date?, label: String?, comment: String?
+        var service: ArraySlice<UInt8>?, account: ArraySlice<UInt8>?, secret: ArraySlice<UInt8>?
+        var created: Date?, modified: Date?, expiresAt: Date?, label: String?, comment: String?
         var internet = InternetAttributes()
         var custom: [String: String] = [:]
+        var lastCustomName: ArraySlice<UInt8>?
         while let (tag, value) = try reader.next() {
             switch tag {
-            case .service: service = try string(value)
-            case .account: account = try string(value)
-            case .secret: secret = value
+            case .service: service = try nameBytes(value)
+            case .account: account = try nameBytes(value)
+            case .secret:
+                guard value.count <= Limits.maxSecretBytes else { throw malformed }
+                secret = value
             case .created: created = try date(value)
             case .modified: modified = try date(value)
             case .expiresAt: expiresAt = try date(value)
-            case .label: label = try string(value)
-            case .comment: comment = try string(value)
-            case .protocol: internet.protocol = try string(value)
-            case .port:
-                guard value.count == 2 else { throw malformed }
-                internet.port = Int(value[value.startIndex]) << 8 | Int(value[value.startIndex + 1])
-            case .path: internet.path = try string(value)
-            case .authenticationType: internet.authenticationType = try string(value)
+            case .label: label = try text(value)
+            case .comment: comment = try text(value)
+            case .protocol, .port, .path, .authenticationType:
+                guard reader.itemClass == .internetPassword else { throw malformed }
+                switch tag {
+                case .protocol: internet.protocol = try text(value)
+                case .port:
+                    guard value.count == 2 else { throw malformed }
+                    internet.port = Int(value[value.startIndex]) << 8 | Int(value[value.startIndex + 1])
+                case .path: internet.path = try text(value)
+                default: internet.authenticationType = try text(value)
+                }
             case .custom:
-                guard value.count >= 4 else { throw malformed }
+                guard value.count >= 4, custom.count < Limits.maxCustomAttributes else { throw malformed }
                 let nameLength = Int(try uint32(value.prefix(4)))
-                guard value.count - 4 >= nameLength else { throw malformed }
-                let name = try string(value.dropFirst(4).prefix(nameLength))
-                custom[name] = try string(value.dropFirst(4 + nameLength))
+                guard nameLength <= value.count - 4, nameLength <= Limits.maxAttributeNameBytes else { throw malformed }
+                let name = value.dropFirst(4).prefix(nameLength)
+                if let lastCustomName, !lastCustomName.lexicographicallyPrecedes(name) { throw malformed }
+                lastCustomName = name
+                custom[try string(name)] = try text(value.dropFirst(4 + nameLength))
             }
         }
         guard let service, let account, let secret, let created, let modified else { throw malformed }
+        let id = ItemID(itemClass: reader.itemClass, service: try string(service), account: try string(account))
         let attributes = ItemAttributes(
-            id: ItemID(itemClass: reader.itemClass, service: service, account: account),
-            label: label, comment: comment, custom: custom, created: created, modified: modified,
+            id: id, label: label, comment: comment, custom: custom, created: created, modified: modified,
             expiresAt: expiresAt, internet: internet.isEmpty ? nil : internet)
-        return (attributes, secret)
+        return Decoded(
+            attributes: attributes, secret: secret,
+            indexInput: VaultFormat.blindIndexInput(itemClass: reader.itemClass, service: service, account: account))
     }
 
-    /// Reads only the secret and the expiry: the fast path of a `get`.
-    static func decodeSecret(_ bytes: [UInt8]) throws(CofferError) -> (secret: ArraySlice<UInt8>, expiresAt: Date?) {
-        var reader = try Reader(bytes)
-        var secret: ArraySlice<UInt8>?, expiresAt: Date?
-        while let (tag, value) = try reader.next(), tag.rawValue <= Tag.expiresAt.rawValue {
-            switch tag {
-            case .secret: secret = value
-            case .expiresAt: expiresAt = try date(value)
-            default: break
-            }
-        }
-        guard let secret else { throw malformed }
-        return (secret, expiresAt)
+    /// A date as the record stores it: whole milliseconds since the Unix epoch, or `nil` when
+    /// the date is too far from 1970 to fit (about ±292 million years).
+    static func milliseconds(_ date: Date) -> Int64? {
+        Int64(exactly: (date.timeIntervalSince1970 * 1000).rounded(.down))
     }
 
-    static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-    }
-
-    private static let malformed = CofferError.corruptVault(reason: "malformed item record")
+    private static let malformed = CofferError.integrityFailure
 
     private static func string(_ value: ArraySlice<UInt8>) throws(CofferError) -> String {
         guard let text = String(validating: value, as: UTF8.self) else { throw malformed }
         return text
+    }
+
+    /// A service, server or account: valid UTF-8 within ``Limits/maxNameBytes``, kept as bytes.
+    private static func nameBytes(_ value: ArraySlice<UInt8>) throws(CofferError) -> ArraySlice<UInt8> {
+        guard value.count <= Limits.maxNameBytes else { throw malformed }
+        return value
+    }
+
+    /// A label, comment, internet attribute or custom value, within ``Limits/maxTextBytes``.
+    private static func text(_ value: ArraySlice<UInt8>) throws(CofferError) -> String {
+        guard value.count <= Limits.maxTextBytes else { throw malformed }
+        return try string(value)
     }
 
     private static func uint32(_ value: ArraySlice<UInt8>) throws(CofferError) -> UInt32 {

@@ -24,26 +24,22 @@ public enum KeyFile {
     }
 
     /// Reads a key file, refusing one that others can read or that is not exactly 32 bytes.
+    ///
+    /// It is opened without blocking and checked through its descriptor, so a FIFO, a device
+    /// or a symbolic link is refused at once (``CofferError/insecurePermissions(path:reason:)``)
+    /// instead of hanging or being followed.
     static func read(at url: URL) throws(CofferError) -> SecureBytes {
         let path = url.path
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { throw .invalidArgument(reason: "no key file at \(path)") }
-            throw .storageUnavailable(reason: "cannot open \(path): \(describeErrno())")
-        }
+        let descriptor = try FileSecurity.openPrivateFile(at: path, missing: .invalidArgument(reason: "no key file at \(path)"))
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
-        }
-        try FileSecurity.checkPrivate(info, path: path)
-        guard info.st_size == length else {
+        guard fstat(descriptor, &info) == 0, info.st_size == length else {
             throw .invalidArgument(reason: "a key file holds exactly \(length) bytes")
         }
         struct ShortRead: Error {}
         do {
             return try SecureBytes(count: length) { (buffer: UnsafeMutableRawBufferPointer) throws(ShortRead) in
-                guard Glibc.read(descriptor, buffer.baseAddress, length) == length else { throw ShortRead() }
+                guard pread(descriptor, buffer.baseAddress, length, 0) == length else { throw ShortRead() }
             }
         } catch {
             throw .storageUnavailable(reason: "cannot read \(path)")

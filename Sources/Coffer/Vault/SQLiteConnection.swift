@@ -6,12 +6,19 @@ import CSQLite
 final class SQLiteConnection {
     private let handle: OpaquePointer
     private var statements: [String: SQLiteStatement] = [:]
+    /// Set for a database in rollback-journal mode: it is switched to WAL before the first
+    /// write, never by a read (docs/vault-format.md, 2).
+    var switchesToWALBeforeWriting = false
 
-    /// Opens the database at `path`; `create` allows creating a missing file.
+    /// Opens the database at `path` (a symbolic link is refused); `create` allows creating a
+    /// missing file.
+    ///
+    /// Closing the connection does not checkpoint the WAL into the file until
+    /// ``allowCheckpointOnClose()``: a file that is checked and refused stays as it was.
     init(path: String, create: Bool, busyTimeout: Duration) throws(CofferError) {
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
         let status = sqlite3_open_v2(path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
@@ -23,6 +30,13 @@ final class SQLiteConnection {
         // Refuse schema tricks from a hostile file: no writable schema, no functions from schema objects.
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1)
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
+        _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+    }
+
+    /// Lets closing the connection checkpoint the WAL and remove it, as SQLite does by default;
+    /// called once the file has been accepted.
+    func allowCheckpointOnClose() {
+        _ = coffer_sqlite3_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0)
     }
 
     deinit {
@@ -53,6 +67,10 @@ final class SQLiteConnection {
     /// IMMEDIATE takes the write lock up front, so the busy handler covers every wait and a
     /// read-then-write upgrade can never fail with SQLITE_BUSY_SNAPSHOT.
     func transaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
+        if switchesToWALBeforeWriting {
+            try execute("PRAGMA journal_mode = WAL")
+            switchesToWALBeforeWriting = false
+        }
         try run("BEGIN IMMEDIATE")
         do {
             let result = try body()
@@ -98,12 +116,18 @@ final class SQLiteConnection {
 
     /// Maps an SQLite result code to a typed error. Uses `sqlite3_errstr`, which names the
     /// code only and so can never echo data.
+    ///
+    /// Coffer's statements are fixed and valid against the format's schema, so a generic SQL
+    /// error, a type mismatch, a constraint failure or a schema change mean the file's
+    /// structure is damaged: like SQLITE_CORRUPT and SQLITE_NOTADB, they are ``CofferError/corruptVault(reason:)``.
     static func error(for status: Int32) -> CofferError {
         switch status & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED:
             .storageUnavailable(reason: "the vault stayed busy past the busy timeout")
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             .corruptVault(reason: "the file is not a valid SQLite database")
+        case SQLITE_ERROR, SQLITE_SCHEMA, SQLITE_MISMATCH, SQLITE_CONSTRAINT, SQLITE_FORMAT:
+            .corruptVault(reason: "the vault's structure is damaged")
         case SQLITE_FULL:
             .storageUnavailable(reason: "the disk is full")
         case SQLITE_READONLY, SQLITE_PERM:

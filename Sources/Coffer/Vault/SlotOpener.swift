@@ -13,12 +13,12 @@ struct SlotOpener: Sendable {
         case secretService(SecretServiceKeyStore)
     }
 
-    /// Reads the key file or normalises the passphrase. Reading is the only I/O.
+    /// Reads the key file, if the credential is one. Reading is the only I/O.
     init(_ credential: VaultCredential) throws(CofferError) {
-        switch credential {
+        switch credential.source {
         case .passphrase(let passphrase):
             kind = .passphrase
-            source = .secret(SecureBytes(copying: Normalization.nfc(passphrase).utf8))
+            source = .secret(passphrase)
         case .keyFile(let url):
             kind = .keyFile
             source = .secret(try KeyFile.read(at: url))
@@ -46,8 +46,11 @@ struct SlotOpener: Sendable {
         }
     }
 
-    /// Unwraps the vault key from the first slot this credential opens.
+    /// Unwraps the vault key from the first slot this credential opens, trying its kind's slots
+    /// in ascending slot order. Passphrase slots beyond the ``UnlockBudget`` are refused before
+    /// any KDF runs.
     func unwrap(_ rows: [SlotRow], vaultID: [UInt8]) throws(CofferError) -> (vaultKey: SecureBytes, slot: SlotRow, kek: SecureBytes) {
+        if kind == .passphrase { try UnlockBudget.check(rows.passphraseCosts) }
         for row in rows where row.knownKind == kind {
             guard let kek = try keyEncryptionKey(for: row, vaultID: vaultID) else { continue }
             let associatedData = VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind)
@@ -100,5 +103,19 @@ struct SlotOpener: Sendable {
             throw .storageUnavailable(reason: "not enough memory for Argon2id (\(cost))")
         }
         return key
+    }
+}
+
+extension [SlotRow] {
+    /// The cost of every passphrase slot.
+    var passphraseCosts: [PassphraseCost] {
+        compactMap { $0.knownKind == .passphrase ? $0.cost : nil }
+    }
+
+    /// The cost a new passphrase slot gets when none is asked for: the highest (most work)
+    /// of the existing passphrase slots, so adding or changing a passphrase never weakens the
+    /// vault; `fallback` when there is none.
+    func strongestPassphraseCost(or fallback: PassphraseCost) -> PassphraseCost {
+        passphraseCosts.max { ($0.work, $0.memoryBytes) < ($1.work, $1.memoryBytes) } ?? fallback
     }
 }

@@ -22,29 +22,54 @@ struct SlotRow: Sendable {
         return KeySlot(id: Int(id), kind: publicKind, created: Date(timeIntervalSince1970: TimeInterval(created)))
     }
 
+    /// The most key slots a vault may have, of all kinds.
+    static let maxSlots = 64
+    /// The size of every wrapped vault key: a sealed box of 32 bytes.
+    static let wrappedKeyLength = 32 + AEAD.overhead
+
+    /// Every slot, in ascending slot order: the order in which a credential tries them.
+    ///
+    /// Throws ``CofferError/corruptVault(reason:)`` for a slot that breaks the format's rules
+    /// (docs/vault-format.md, 4.1): a known kind with a wrapped key of the wrong size, a
+    /// passphrase slot with another KDF, a salt of the wrong size or a cost out of range, or
+    /// another known kind with KDF columns set.
     static func all(_ connection: SQLiteConnection) throws(CofferError) -> [SlotRow] {
         try connection.with(
-            "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id"
+            "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id LIMIT \(maxSlots + 1)"
         ) { statement throws(CofferError) in
             var rows: [SlotRow] = []
             while try statement.step() {
+                guard rows.count < maxSlots else { throw .corruptVault(reason: "more than \(maxSlots) key slots") }
                 var row = SlotRow(
                     id: statement.int64(at: 0), kind: statement.text(at: 1) ?? "",
                     wrappedKey: statement.blob(at: 6), created: statement.int64(at: 7))
-                if row.knownKind == .passphrase {
-                    guard statement.text(at: 2) == Argon2id.algorithmName else {
-                        throw .corruptVault(reason: "key slot \(row.id) names an unknown KDF")
-                    }
-                    let cost = PassphraseCost(
-                        operations: UInt64(clamping: statement.int64(at: 3)),
-                        memoryBytes: UInt64(clamping: statement.int64(at: 4)))
-                    let salt = statement.blob(at: 5)
-                    guard cost.isAccepted, salt.count == Argon2id.saltLength else {
-                        throw .corruptVault(reason: "key slot \(row.id) has KDF parameters out of range")
-                    }
-                    row.cost = cost
-                    row.salt = salt
+                guard let kind = row.knownKind else {
+                    rows.append(row)
+                    continue
                 }
+                guard row.wrappedKey.count == wrappedKeyLength else {
+                    throw .corruptVault(reason: "key slot \(row.id) has a wrapped key of the wrong size")
+                }
+                let kdfColumns: [Int32] = [2, 3, 4, 5]
+                guard kind == .passphrase else {
+                    guard kdfColumns.allSatisfy(statement.isNull(at:)) else {
+                        throw .corruptVault(reason: "key slot \(row.id) (\(kind.rawValue)) has KDF parameters")
+                    }
+                    rows.append(row)
+                    continue
+                }
+                guard statement.text(at: 2) == Argon2id.algorithmName else {
+                    throw .corruptVault(reason: "key slot \(row.id) names an unknown KDF")
+                }
+                let cost = PassphraseCost(
+                    operations: UInt64(clamping: statement.int64(at: 3)),
+                    memoryBytes: UInt64(clamping: statement.int64(at: 4)))
+                let salt = statement.blob(at: 5)
+                guard !statement.isNull(at: 3), !statement.isNull(at: 4), cost.isAccepted, salt.count == Argon2id.saltLength else {
+                    throw .corruptVault(reason: "key slot \(row.id) has KDF parameters out of range")
+                }
+                row.cost = cost
+                row.salt = salt
                 rows.append(row)
             }
             return rows

@@ -54,17 +54,24 @@ public final class Vault: Sendable {
     }
 
     /// Opens an existing vault, locked. Key-slot management that needs no key works locked.
+    ///
+    /// Symbolic links are resolved, and the real file and its real folder are checked. The file
+    /// is refused before SQLite touches it unless its header is a version 1 vault's; the file,
+    /// its -wal and its -shm are checked again through the descriptors SQLite opened; and the
+    /// tables must be exactly the format's. A refused file is left as it was.
     public static func open(at url: URL, configuration: Configuration = Configuration()) throws(CofferError) -> Vault {
-        let path = url.standardizedFileURL.path
+        let requested = url.standardizedFileURL.path
+        let path = try FileSecurity.realPath(of: requested)
         try FileSecurity.checkFolder(at: FileSecurity.parentFolder(of: path))
-        try FileSecurity.checkPrivateFile(at: path)
-        for suffix in ["-wal", "-shm"] where FileSecurity.fileExists(path + suffix) {
-            try FileSecurity.checkPrivateFile(at: path + suffix)
-        }
+        let header = try VaultFileHeader.read(path: path)
+        try header.check()
         let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout)
-        try configure(connection)
         let vaultID = try readHeader(connection)
-        return Vault(url: URL(fileURLWithPath: path), vaultID: vaultID, connection: connection, configuration: configuration)
+        try FileSecurity.checkOpenDescriptors(of: path)
+        try configure(connection)
+        connection.switchesToWALBeforeWriting = !header.isWAL
+        connection.allowCheckpointOnClose()
+        return Vault(url: URL(fileURLWithPath: requested), vaultID: vaultID, connection: connection, configuration: configuration)
     }
 
     /// Opens the vault at `url`, creating it with `credential` as its first key slot if there is none.
@@ -95,6 +102,7 @@ public final class Vault: Sendable {
         try FileSecurity.createPrivateFolder(at: folder)
         try FileSecurity.checkFolder(at: folder)
         guard !FileSecurity.fileExists(path) else { throw .vaultExists(path: path) }
+        CreationLeftovers.removeStale(besides: path)
 
         let opener = try SlotOpener(credential)
         guard opener.kind != .secretService else {
@@ -107,7 +115,7 @@ public final class Vault: Sendable {
         let slot = try opener.makeSlot(
             wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: now).row
 
-        let temporary = path + "." + RandomBytes.make(6).map { String(format: "%02x", $0) }.joined() + ".creating"
+        let temporary = CreationLeftovers.temporaryPath(for: path)
         let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw .storageUnavailable(reason: "cannot create a file in \(folder): \(describeErrno())")
@@ -132,13 +140,15 @@ public final class Vault: Sendable {
     private static func build(
         at path: String, keys: VaultKeys, vaultID: [UInt8], slot: SlotRow, now: Date, configuration: Configuration
     ) throws(CofferError) {
-        // Closing the connection at the end of this scope checkpoints and removes the WAL.
         let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout)
+        // Closing the connection at the end of this scope checkpoints and removes the WAL.
+        connection.allowCheckpointOnClose()
         try connection.execute("PRAGMA application_id = \(VaultFormat.applicationID)")
         try connection.execute("PRAGMA user_version = \(VaultFormat.version)")
+        try connection.execute("PRAGMA journal_mode = WAL")
         try configure(connection)
         try connection.transaction { () throws(CofferError) in
-            for statement in VaultFormat.schema { try connection.execute(statement) }
+            try VaultSchema.create(connection)
             try connection.with("INSERT INTO vault (singleton, vault_id, key_check, created_at) VALUES (1, ?1, ?2, ?3)") {
                 statement throws(CofferError) in
                 try statement.bind(.blob(vaultID), .blob(keys.keyCheck), .integer(Int64(now.timeIntervalSince1970)))
@@ -148,8 +158,8 @@ public final class Vault: Sendable {
         }
     }
 
+    /// The connection's settings; none of them writes to the file.
     private static func configure(_ connection: SQLiteConnection) throws(CofferError) {
-        try connection.execute("PRAGMA journal_mode = WAL")
         // FULL: every commit is fsynced, so an acknowledged write survives a crash or power loss.
         try connection.execute("PRAGMA synchronous = FULL")
         // Freed pages (removed items, replaced key slots) are overwritten with zeros.
@@ -158,23 +168,23 @@ public final class Vault: Sendable {
         try connection.execute("PRAGMA mmap_size = 268435456")
     }
 
+    /// Checks what SQLite reads of the header and the schema, and returns the vault id. Reads only.
     private static func readHeader(_ connection: SQLiteConnection) throws(CofferError) -> [UInt8] {
         guard try connection.integer("PRAGMA application_id") == Int64(VaultFormat.applicationID) else {
             throw .corruptVault(reason: "not a Coffer vault")
         }
-        let version = try connection.integer("PRAGMA user_version") ?? 0
-        guard version <= Int64(VaultFormat.version) else { throw .unsupportedFormatVersion(Int(version)) }
-        guard version == Int64(VaultFormat.version) else { throw .corruptVault(reason: "format version \(version)") }
-        let unexpected = try connection.integer(
-            "SELECT count(*) FROM sqlite_schema WHERE type IN ('trigger', 'view')") ?? 0
-        guard unexpected == 0 else { throw .corruptVault(reason: "unexpected triggers or views") }
-        let vaultID = try connection.with("SELECT vault_id FROM vault WHERE singleton = 1") {
-            statement throws(CofferError) in try statement.step() ? statement.blob(at: 0) : nil
+        try VaultFormat.checkVersion(try connection.integer("PRAGMA user_version") ?? 0)
+        try VaultSchema.check(connection)
+        let rows = try connection.with("SELECT vault_id, key_check FROM vault LIMIT 2") { statement throws(CofferError) in
+            var rows: [(id: [UInt8], check: [UInt8])] = []
+            while try statement.step() { rows.append((statement.blob(at: 0), statement.blob(at: 1))) }
+            return rows
         }
-        guard let vaultID, vaultID.count == VaultFormat.vaultIDLength else {
+        guard rows.count == 1, let row = rows.first, row.id.count == VaultFormat.vaultIDLength else {
             throw .corruptVault(reason: "missing vault identifier")
         }
-        return vaultID
+        guard row.check.count == VaultFormat.keyCheckLength else { throw .corruptVault(reason: "the key check is damaged") }
+        return row.id
     }
 
     // MARK: Locking

@@ -1,24 +1,71 @@
 import Foundation
 
-/// Something that opens a vault key slot.
+/// Something that opens a vault key slot: a passphrase, a key file, a raw key or the Secret Service.
 ///
-/// Its `description` never shows the passphrase or key.
-public enum VaultCredential: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+/// Passphrases and keys are held in ``SecureBytes`` from the moment the credential is made.
+/// Its `description` never shows them.
+public struct VaultCredential: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    enum Source: Sendable {
+        /// The passphrase in Unicode NFC, UTF-8.
+        case passphrase(SecureBytes)
+        case keyFile(URL)
+        case key(SecureBytes)
+        case secretService(SecretService.Configuration)
+    }
+
+    let source: Source
+
+    private init(_ source: Source) {
+        self.source = source
+    }
+
     /// A passphrase, stretched with Argon2id. It is normalised to Unicode NFC first.
-    case passphrase(String)
+    public static func passphrase(_ passphrase: String) -> VaultCredential {
+        VaultCredential(.passphrase(SecureBytes(copying: Normalization.nfc(passphrase).utf8)))
+    }
+
+    /// A passphrase given as UTF-8 bytes, for example as read from a file descriptor or a
+    /// terminal, so that it never becomes a `String` the app cannot wipe.
+    ///
+    /// Bytes that are not valid UTF-8 are refused with ``CofferError/invalidArgument(reason:)``:
+    /// two different byte strings never open the same slot. A passphrase with non-ASCII
+    /// characters is normalised to NFC through one short-lived `String`, since Unicode
+    /// normalisation needs one; an ASCII passphrase is used as it is.
+    public static func passphrase(utf8 bytes: SecureBytes) throws(CofferError) -> VaultCredential {
+        guard bytes.isValidUTF8 else { throw .invalidArgument(reason: "the passphrase is not valid UTF-8") }
+        guard !bytes.isASCII else { return VaultCredential(.passphrase(bytes)) }
+        let normalized = bytes.withUnsafeBytes { raw in
+            Normalization.nfc(String(decoding: raw, as: UTF8.self))
+        }
+        return VaultCredential(.passphrase(SecureBytes(copying: normalized.utf8)))
+    }
+
     /// A key file: exactly 32 bytes, mode 0600. Create one with ``KeyFile/generate(at:)``.
-    case keyFile(URL)
+    public static func keyFile(_ url: URL) -> VaultCredential {
+        VaultCredential(.keyFile(url))
+    }
+
     /// A raw 32-byte key that the app supplies, for example from systemd-creds or a TPM.
-    case key(SecureBytes)
+    public static func key(_ key: SecureBytes) -> VaultCredential {
+        VaultCredential(.key(key))
+    }
+
     /// The random key that a Secret Service slot keeps in the Secret Service: the vault opens
     /// with no prompt while the user's keyring is unlocked. Add such a slot with
-    /// ``Vault/addKeySlot(_:)``; a vault cannot be created with one alone. When the service is
-    /// absent, locked or slow, this throws its typed error; falling back to another credential
+    /// ``Vault/addKeySlot(_:cost:)``; a vault cannot be created with one alone. When the service
+    /// is absent, locked or slow, this throws its typed error; falling back to another credential
     /// is the caller's explicit choice (``Vault/unlock(withFirstOf:)``).
-    case secretService(SecretService.Configuration = SecretService.Configuration())
+    public static func secretService(_ configuration: SecretService.Configuration = SecretService.Configuration()) -> VaultCredential {
+        VaultCredential(.secretService(configuration))
+    }
+
+    /// Whether this is a passphrase.
+    public var isPassphrase: Bool {
+        if case .passphrase = source { true } else { false }
+    }
 
     public var description: String {
-        switch self {
+        switch source {
         case .passphrase: "passphrase(redacted)"
         case .keyFile(let url): "keyFile(\(url.path))"
         case .key: "key(redacted)"

@@ -40,41 +40,27 @@ enum VaultFormat {
     /// Blind-index input: `u8(class) || u32be(len) || service || u32be(len) || account`,
     /// names in Unicode NFC, UTF-8.
     static func blindIndexInput(_ id: ItemID) -> [UInt8] {
-        var service = Normalization.nfc(id.service), account = Normalization.nfc(id.account)
+        blindIndexInput(
+            itemClass: id.itemClass, service: Normalization.nfc(id.service).utf8, account: Normalization.nfc(id.account).utf8)
+    }
+
+    /// The blind-index input of names given as their bytes.
+    static func blindIndexInput(itemClass: ItemClass, service: some Collection<UInt8>, account: some Collection<UInt8>) -> [UInt8] {
         var input: [UInt8] = []
-        input.reserveCapacity(9 + service.utf8.count + account.utf8.count)
-        input.append(id.itemClass.rawValue)
-        service.withUTF8 { appendLengthPrefixed($0, to: &input) }
-        account.withUTF8 { appendLengthPrefixed($0, to: &input) }
+        input.reserveCapacity(9 + service.count + account.count)
+        input.append(itemClass.rawValue)
+        input.append(contentsOf: bigEndianBytes(UInt32(service.count)))
+        input.append(contentsOf: service)
+        input.append(contentsOf: bigEndianBytes(UInt32(account.count)))
+        input.append(contentsOf: account)
         return input
     }
 
-    private static func appendLengthPrefixed(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        output.append(contentsOf: bigEndianBytes(UInt32(bytes.count)))
-        output.append(contentsOf: bytes)
+    /// Accepts version 1; refuses a newer version as unsupported and any other as corrupt.
+    static func checkVersion(_ version: Int64) throws(CofferError) {
+        guard version <= Int64(Self.version) else { throw .unsupportedFormatVersion(Int(clamping: version)) }
+        guard version == Int64(Self.version) else { throw .corruptVault(reason: "format version \(version)") }
     }
-
-    static let schema = [
-        """
-        CREATE TABLE vault (
-            singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
-            vault_id BLOB NOT NULL,
-            key_check BLOB NOT NULL,
-            created_at INTEGER NOT NULL)
-        """,
-        """
-        CREATE TABLE key_slots (
-            slot_id INTEGER PRIMARY KEY,
-            kind TEXT NOT NULL,
-            kdf TEXT,
-            opslimit INTEGER,
-            memlimit INTEGER,
-            salt BLOB,
-            wrapped_key BLOB NOT NULL,
-            created_at INTEGER NOT NULL)
-        """,
-        "CREATE TABLE items (row_key BLOB PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID",
-    ]
 }
 
 func bigEndianBytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] {

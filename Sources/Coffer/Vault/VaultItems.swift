@@ -34,8 +34,8 @@ extension Vault: CredentialStore {
         let associatedData = itemAssociatedDataPrefix + rowKey
         var created = now
         if let previous = try Self.record(at: rowKey, connection),
-           var plaintext = AEAD.open(previous, key: keys.recordKey, associatedData: associatedData) {
-            if let old = try? ItemRecord.decode(plaintext).attributes, !old.isExpired(at: now) {
+           var plaintext = openSealed(previous, rowKey: rowKey, keys) {
+            if let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
                 created = old.created
             }
             wipe(&plaintext)
@@ -53,33 +53,29 @@ extension Vault: CredentialStore {
     }
 
     /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
-    /// Throws ``CofferError/integrityFailure`` if its record fails authentication.
+    /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
+    /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        let now = configuration.now()
-        return try withUnlockedKeys { connection, keys throws(CofferError) -> Item? in
-            guard var opened = try openRecord(for: id, connection, keys) else { return nil }
-            defer { wipe(&opened.plaintext) }
-            let (attributes, secret) = try ItemRecord.decode(opened.plaintext)
-            guard !attributes.isExpired(at: now) else {
-                try Self.purge(opened.rowKey, opened.sealed, connection)
-                return nil
-            }
-            return Item(attributes: attributes, secret: Data(secret))
-        }
+        try readLive(id) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
-    /// The item's secret, or `nil` when it is absent or expired. Decodes only the secret and expiry.
+    /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
+        try readLive(id) { decoded in Data(decoded.secret) }
+    }
+
+    /// Reads, authenticates and strictly decodes the record of `id`, purging it when expired.
+    private func readLive<R: Sendable>(_ id: ItemID, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
         let now = configuration.now()
-        return try withUnlockedKeys { connection, keys throws(CofferError) -> Data? in
+        return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
             guard var opened = try openRecord(for: id, connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
-            let (secret, expiresAt) = try ItemRecord.decodeSecret(opened.plaintext)
-            if let expiresAt, expiresAt <= now {
+            let decoded = try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys)
+            guard !decoded.attributes.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
             }
-            return Data(secret)
+            return result(decoded)
         }
     }
 
@@ -173,15 +169,24 @@ extension Vault: CredentialStore {
             try Self.verifyKeyCheck(connection, keys)
             return nil
         }
-        let associatedData = itemAssociatedDataPrefix + rowKey
-        guard let plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
+        guard let plaintext = openSealed(sealed, rowKey: rowKey, keys) else {
             try Self.verifyKeyCheck(connection, keys)
             throw .integrityFailure
         }
         return OpenedRecord(rowKey: rowKey, sealed: sealed, plaintext: plaintext)
     }
 
-    /// Decrypts every record, sorting them into live, expired and unreadable.
+    /// Decodes an authenticated plaintext and checks that it belongs in its row: the row key
+    /// recomputed from the stored class, service and account must be the row's. Either failure
+    /// is an ``CofferError/integrityFailure`` of that item only.
+    func checkedDecode(_ plaintext: [UInt8], rowKey: [UInt8], _ keys: VaultKeys) throws(CofferError) -> ItemRecord.Decoded {
+        let decoded = try ItemRecord.decode(plaintext)
+        guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else { throw .integrityFailure }
+        return decoded
+    }
+
+    /// Decrypts every record, sorting them into live, expired and unreadable (failing
+    /// authentication, breaking the format's rules, or in the wrong row).
     func scanRecords(_ connection: SQLiteConnection, _ keys: VaultKeys, now: Date) throws(CofferError) -> Scan {
         try Self.verifyKeyCheck(connection, keys)
         return try connection.with("SELECT row_key, record FROM items") { statement throws(CofferError) in
@@ -189,18 +194,27 @@ extension Vault: CredentialStore {
             while try statement.step() {
                 let rowKey = statement.blob(at: 0)
                 let sealed = statement.blob(at: 1)
-                let associatedData = itemAssociatedDataPrefix + rowKey
-                guard var plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: associatedData) else {
+                guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else {
                     scan.unreadable += 1
                     continue
                 }
                 defer { wipe(&plaintext) }
-                let attributes = try ItemRecord.decode(plaintext).attributes
+                guard let attributes = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes else {
+                    scan.unreadable += 1
+                    continue
+                }
                 let record = ScannedRecord(rowKey: rowKey, sealed: sealed, attributes: attributes)
                 if attributes.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
             }
             return scan
         }
+    }
+
+    /// Authenticates and decrypts a record under its row's associated data; `nil` when it fails,
+    /// or is larger than any record a writer makes (it is then not decrypted at all).
+    func openSealed(_ sealed: [UInt8], rowKey: [UInt8], _ keys: VaultKeys) -> [UInt8]? {
+        guard sealed.count <= Limits.maxRecordBytes else { return nil }
+        return AEAD.open(sealed, key: keys.recordKey, associatedData: itemAssociatedDataPrefix + rowKey)
     }
 
     static func record(at rowKey: [UInt8], _ connection: SQLiteConnection) throws(CofferError) -> [UInt8]? {

@@ -8,18 +8,29 @@ extension Vault {
 
     /// Adds a slot that opens the vault with `credential`. The vault must be unlocked.
     ///
+    /// A passphrase slot costs `cost` when given; otherwise the highest cost among the vault's
+    /// passphrase slots, so a new passphrase is never cheaper to guess than the existing ones
+    /// (the configuration's ``Configuration/passphraseCost`` when there are none). The slots
+    /// must stay within the ``UnlockBudget``, or this throws ``CofferError/invalidArgument(reason:)``.
+    ///
     /// For ``VaultCredential/secretService(_:)``, a random key-encryption key goes into the
     /// Secret Service, named by the vault's id and the new slot's number, before the slot is
     /// committed: if the service cannot take it, the call throws and the vault is unchanged.
     @discardableResult
-    public func addKeySlot(_ credential: VaultCredential) throws(CofferError) -> KeySlot {
+    public func addKeySlot(_ credential: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) -> KeySlot {
         let opener = try SlotOpener(credential)
         let keys = try withUnlockedKeys { _, keys throws(CofferError) in keys }
-        var (row, kek) = try opener.makeSlot(
-            wrapping: keys.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now())
+        let existing = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
+        let slotCost = cost ?? existing.strongestPassphraseCost(or: configuration.passphraseCost)
+        var (row, kek) = try opener.makeSlot(wrapping: keys.vaultKey, vaultID: vaultID, cost: slotCost, now: configuration.now())
         row.id = try withUnlockedKeys { connection, current throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try Self.verifyKeyCheck(connection, current)
+                let rows = try SlotRow.all(connection)
+                guard rows.count < SlotRow.maxSlots else {
+                    throw .invalidArgument(reason: "a vault has at most \(SlotRow.maxSlots) key slots")
+                }
+                if opener.kind == .passphrase { try UnlockBudget.checkChange(rows.passphraseCosts + [slotCost]) }
                 let id = try row.insert(connection)
                 try opener.keep(kek, forSlot: id, vaultID: vaultID)
                 return id
@@ -57,16 +68,23 @@ extension Vault {
     }
 
     /// Changes the passphrase of the slot that `old` opens. Only that slot's wrapping of the
-    /// vault key is rewritten, so the cost does not depend on the number of items. The new
-    /// slot uses the configuration's ``Configuration/passphraseCost``. Works while locked.
+    /// vault key is rewritten, so the cost does not depend on the number of items. Works while locked.
+    ///
+    /// The slot keeps its Argon2id cost unless `cost` gives another; the slots must stay within
+    /// the ``UnlockBudget``. Both credentials must be passphrases.
     ///
     /// Someone who copied the vault file before the change can still open that copy with the
     /// old passphrase; call ``rotateVaultKey(credentials:)`` when the old passphrase leaked.
-    public func changePassphrase(from old: String, to new: String) throws(CofferError) {
+    public func changePassphrase(from old: VaultCredential, to new: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) {
+        guard old.isPassphrase, new.isPassphrase else {
+            throw .invalidArgument(reason: "changePassphrase takes two passphrases")
+        }
         let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
-        let opened = try SlotOpener(.passphrase(old)).unwrap(rows, vaultID: vaultID)
-        var replacement = try SlotOpener(.passphrase(new)).makeSlot(
-            wrapping: opened.vaultKey, vaultID: vaultID, cost: configuration.passphraseCost, now: configuration.now()).row
+        let opened = try SlotOpener(old).unwrap(rows, vaultID: vaultID)
+        let slotCost = cost ?? opened.slot.cost ?? configuration.passphraseCost
+        try UnlockBudget.checkChange(rows.filter { $0.id != opened.slot.id }.passphraseCosts + [slotCost])
+        var replacement = try SlotOpener(new).makeSlot(
+            wrapping: opened.vaultKey, vaultID: vaultID, cost: slotCost, now: configuration.now()).row
         replacement.id = opened.slot.id
         let replaced = try withConnection { connection throws(CofferError) in
             let replaced = try connection.transaction { () throws(CofferError) in
@@ -78,6 +96,11 @@ extension Vault {
         guard replaced else {
             throw .storageUnavailable(reason: "the key slot changed during the passphrase change; try again")
         }
+    }
+
+    /// Changes a passphrase given as text; see ``changePassphrase(from:to:cost:)-(VaultCredential,_,_)``.
+    public func changePassphrase(from old: String, to new: String, cost: PassphraseCost? = nil) throws(CofferError) {
+        try changePassphrase(from: .passphrase(old), to: .passphrase(new), cost: cost)
     }
 
     /// Replaces the vault key with a new random one: every item is re-encrypted and re-indexed,
@@ -149,8 +172,7 @@ extension Vault {
     private func reseal(
         _ record: ScannedRecord, from old: VaultKeys, to new: VaultKeys, _ connection: SQLiteConnection
     ) throws(CofferError) {
-        let oldData = itemAssociatedDataPrefix + record.rowKey
-        guard var plaintext = AEAD.open(record.sealed, key: old.recordKey, associatedData: oldData) else {
+        guard var plaintext = openSealed(record.sealed, rowKey: record.rowKey, old) else {
             throw .integrityFailure
         }
         defer { wipe(&plaintext) }

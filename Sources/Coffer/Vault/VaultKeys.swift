@@ -24,6 +24,11 @@ final class VaultKeys: Sendable {
 
     /// The blind index that is the item's row key.
     func rowKey(for id: ItemID) -> [UInt8] {
-        KeyedHash.hash(VaultFormat.blindIndexInput(id), key: indexKey)
+        rowKey(forIndexInput: VaultFormat.blindIndexInput(id))
+    }
+
+    /// The row key of a blind-index input, such as a decoded record's.
+    func rowKey(forIndexInput input: [UInt8]) -> [UInt8] {
+        KeyedHash.hash(input, key: indexKey)
     }
 }

@@ -55,39 +55,85 @@ def nfc(text):
     return unicodedata.normalize("NFC", text).encode("utf-8")
 
 
-def row_key(index_key, item_class, service, account):
-    s, a = nfc(service), nfc(account)
-    message = bytes([item_class]) + struct.pack(">I", len(s)) + s + struct.pack(">I", len(a)) + a
+def blind_index(index_key, item_class, service_bytes, account_bytes):
+    """Section 5.1, over the name bytes exactly as given."""
+    message = (bytes([item_class]) + struct.pack(">I", len(service_bytes)) + service_bytes
+               + struct.pack(">I", len(account_bytes)) + account_bytes)
     return hashlib.blake2b(message, key=index_key, digest_size=32).digest()
 
 
+class Malformed(ValueError):
+    """A plaintext that breaks a rule of section 5.3: an integrity failure of its item."""
+
+
+LIMITS = {"name": 1024, "text": 4096, "secret": 1 << 20, "attribute_name": 256, "attributes": 64}
+
+
+def utf8(value, limit):
+    if len(value) > limit:
+        raise Malformed("field too long")
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Malformed("invalid UTF-8")
+
+
 def parse_plaintext(plain):
-    """Section 5.3: u8(class) then tag/length/value fields in ascending order."""
+    """Section 5.3: u8(class) then tag/length/value fields, every MUST enforced.
+
+    Returns the item and the raw service and account bytes, for the row-key check."""
+    if not plain or plain[0] not in (1, 2):
+        raise Malformed("unknown class")
     item = {"class": {1: "genericPassword", 2: "internetPassword"}[plain[0]], "attributes": {}}
-    names = {1: "service", 2: "account", 7: "label", 8: "comment", 0x10: "protocol", 0x12: "path",
-             0x13: "authenticationType"}
+    names = {1: "service", 2: "account"}
+    texts = {7: "label", 8: "comment", 0x10: "protocol", 0x12: "path", 0x13: "authenticationType"}
     dates = {4: "created", 5: "modified", 6: "expires"}
-    offset, last = 1, 0
+    raw = {}
+    offset, last, last_name = 1, 0, None
     while offset < len(plain):
+        if len(plain) - offset < 5:
+            raise Malformed("truncated field header")
         tag, length = plain[offset], struct.unpack(">I", plain[offset + 1:offset + 5])[0]
         value = plain[offset + 5:offset + 5 + length]
         if len(value) != length or not (tag > last or tag == last == 0x20):
-            raise ValueError("malformed record")
+            raise Malformed("field out of order or past the end")
         offset, last = offset + 5 + length, tag
+        if tag in (0x10, 0x11, 0x12, 0x13) and plain[0] != 2:
+            raise Malformed("internet field in a generic password")
         if tag in names:
-            item[names[tag]] = value.decode("utf-8")
+            raw[tag] = value
+            item[names[tag]] = utf8(value, LIMITS["name"])
+        elif tag in texts:
+            item[texts[tag]] = utf8(value, LIMITS["text"])
         elif tag in dates:
+            if length != 8:
+                raise Malformed("a date is 8 bytes")
             item[dates[tag]] = struct.unpack(">q", value)[0]
         elif tag == 3:
+            if length > LIMITS["secret"]:
+                raise Malformed("secret too long")
             item["secret"] = base64.b64encode(value).decode()
         elif tag == 0x11:
+            if length != 2:
+                raise Malformed("a port is 2 bytes")
             item["port"] = struct.unpack(">H", value)[0]
         elif tag == 0x20:
+            if length < 4 or len(item["attributes"]) >= LIMITS["attributes"]:
+                raise Malformed("bad custom attribute")
             name_length = struct.unpack(">I", value[:4])[0]
-            item["attributes"][value[4:4 + name_length].decode("utf-8")] = value[4 + name_length:].decode("utf-8")
+            if name_length > length - 4 or name_length > LIMITS["attribute_name"]:
+                raise Malformed("attribute name runs past its field")
+            name = value[4:4 + name_length]
+            if last_name is not None and not last_name < name:
+                raise Malformed("attribute names unsorted or repeated")
+            last_name = name
+            item["attributes"][utf8(name, LIMITS["attribute_name"])] = utf8(value[4 + name_length:], LIMITS["text"])
         else:
-            raise ValueError("unknown tag")
-    return item
+            raise Malformed("unknown tag")
+    for required in ("service", "account", "secret", "created", "modified"):
+        if required not in item:
+            raise Malformed("missing " + required)
+    return item, raw[1], raw[2]
 
 
 def main():
@@ -121,12 +167,16 @@ def main():
     items, unreadable = [], 0
     item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
     for rk, record in db.execute("SELECT row_key, record FROM items"):
-        plain = aead_open(record, record_key, item_ad_prefix + rk)
-        if plain is None:
+        plain = aead_open(record, record_key, item_ad_prefix + rk) if len(record) <= 2 << 20 else None
+        try:
+            if plain is None:
+                raise Malformed("does not authenticate")
+            item, service, account = parse_plaintext(plain)
+            if blind_index(index_key, plain[0], service, account) != rk:
+                raise Malformed("row key mismatch")
+        except Malformed:
             unreadable += 1
             continue
-        item = parse_plaintext(plain)
-        assert row_key(index_key, plain[0], item["service"], item["account"]) == rk, "row key mismatch"
         if item.get("expires", now_ms + 1) > now_ms:
             items.append(item)
     items.sort(key=lambda i: (i["class"], i["service"], i["account"]))

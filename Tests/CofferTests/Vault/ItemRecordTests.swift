@@ -1,3 +1,4 @@
+import CofferTestSupport
 import Foundation
 import XCTest
 @testable import Coffer
@@ -8,28 +9,36 @@ final class ItemRecordTests: XCTestCase {
         created: Date(timeIntervalSince1970: 1), modified: Date(timeIntervalSince1970: 2),
         expiresAt: Date(timeIntervalSince1970: 3), internet: InternetAttributes(protocol: "https", port: 65535, path: "/", authenticationType: "basic"))
 
-    /// Encoding then decoding gives back every attribute and the secret.
+    /// Encoding then decoding gives back every attribute and the secret, and the blind-index
+    /// input of the stored names.
     func testRoundTrip() throws {
         let encoded = ItemRecord.encode(attributes, secret: Data([9, 8, 7]))
         let decoded = try ItemRecord.decode(encoded)
         XCTAssertEqual(decoded.attributes, attributes)
         XCTAssertEqual(Array(decoded.secret), [9, 8, 7])
-        XCTAssertEqual(Array(try ItemRecord.decodeSecret(encoded).secret), [9, 8, 7])
-        XCTAssertEqual(try ItemRecord.decodeSecret(encoded).expiresAt, attributes.expiresAt)
+        XCTAssertEqual(decoded.indexInput, VaultFormat.blindIndexInput(attributes.id))
     }
 
-    /// Truncated, reordered, duplicated or unknown fields are refused as corrupt, never crash.
+    /// Truncated, reordered, duplicated or unknown fields are integrity failures, never crashes.
     func testMalformedRecordsAreRefused() {
         let valid = ItemRecord.encode(attributes, secret: Data([1]))
-        let malformed = CofferError.corruptVault(reason: "malformed item record")
         var cases: [[UInt8]] = [[], [3], [1, 0x01, 0, 0, 0, 9, 65], [1, 0x02, 0, 0, 0, 1, 65, 0x01, 0, 0, 0, 1, 65]]
         // Every cut before the end of the last required field (modified, byte 45) is malformed.
         cases += (1..<45).map { Array(valid.prefix($0)) }
         cases.append(valid + [0x7F, 0, 0, 0, 0])
         cases.append(valid + [0x01, 0, 0, 0, 0])
         for bytes in cases {
-            XCTAssertThrows(malformed, try ItemRecord.decode(bytes))
+            XCTAssertThrows(.integrityFailure, try ItemRecord.decode(bytes))
         }
+    }
+
+    /// Every rule of docs/vault-format.md 5.3 that an independent reader found Coffer did not
+    /// enforce: each plaintext below breaks one, and the one decoder refuses it.
+    func testEveryMustRejectRuleIsEnforced() {
+        for (rule, plaintext) in RecordForgery.malformedPlaintexts {
+            XCTAssertThrows(.integrityFailure, try ItemRecord.decode(plaintext), "rule: \(rule)")
+        }
+        XCTAssertNoThrow(try ItemRecord.decode(RecordForgery.plaintext()), "the unbroken base record decodes")
     }
 
     /// Random bytes never crash the decoder.
@@ -38,7 +47,60 @@ final class ItemRecordTests: XCTestCase {
         for _ in 0..<2000 {
             let bytes = (0..<Int.random(in: 0..<64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
             _ = try? ItemRecord.decode([1] + bytes)
-            _ = try? ItemRecord.decodeSecret([1] + bytes)
         }
     }
+
+    /// Dates that do not fit the record's milliseconds are refused before any store writes:
+    /// no crash for a date 10^16 seconds away, `.distantFuture`'s far relatives, or infinity.
+    func testExpiryOutOfRangeIsInvalidArgument() {
+        for seconds in [1e16, -1e16, Double(Int64.max), -Double(Int64.max), .infinity, .nan] {
+            let options = ItemOptions(expiresAt: Date(timeIntervalSince1970: seconds))
+            XCTAssertThrows(.invalidArgument(reason: "the expiry date is out of range"), try options.validate(for: .genericPassword))
+        }
+        XCTAssertNoThrow(try ItemOptions(expiresAt: Date(timeIntervalSince1970: 9e15)).validate(for: .genericPassword))
+    }
+}
+
+/// Hand-made item plaintexts, and records sealed with a vault's own keys, for testing the
+/// reader's rules as someone holding the vault key (or a buggy writer) could break them.
+enum RecordForgery {
+    static func field(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] {
+        [tag] + bigEndianBytes(UInt32(value.count)) + value
+    }
+
+    static func custom(_ name: String, _ value: String) -> [UInt8] {
+        field(0x20, lengthPrefixed(Array(name.utf8)) + Array(value.utf8))
+    }
+
+    static let date = bigEndianBytes(Int64(1_700_000_000_000))
+
+    /// A valid plaintext of class `itemClass` for (`service`, `account`), with `extra` fields
+    /// spliced in after the required ones (tags 0x01–0x05).
+    static func plaintext(
+        itemClass: UInt8 = 1, service: String = "s", account: String = "a", secret: [UInt8] = Array("secret".utf8),
+        created: [UInt8] = date, extra: [UInt8] = []
+    ) -> [UInt8] {
+        [itemClass] + field(0x01, Array(service.utf8)) + field(0x02, Array(account.utf8)) + field(0x03, secret)
+            + field(0x04, created) + field(0x05, date) + extra
+    }
+
+    /// One plaintext per rule, each breaking only that rule.
+    static let malformedPlaintexts: [(rule: String, plaintext: [UInt8])] = [
+        ("a 7-byte date", plaintext(created: Array(date.prefix(7)))),
+        ("a 9-byte expiry", plaintext(extra: field(0x06, date + [0]))),
+        ("a 3-byte port", plaintext(itemClass: 2, extra: field(0x11, [0, 0, 80]))),
+        ("invalid UTF-8 in the service", [1] + field(0x01, [0x73, 0xFF]) + field(0x02, [0x61]) + field(0x03, []) + field(0x04, date) + field(0x05, date)),
+        ("invalid UTF-8 in the label", plaintext(extra: field(0x07, [0xC3]))),
+        ("invalid UTF-8 in a custom value", plaintext(extra: field(0x20, lengthPrefixed(Array("k".utf8)) + [0xED, 0xA0, 0x80]))),
+        ("a repeated field", plaintext(extra: field(0x07, Array("l".utf8)) + field(0x07, Array("l".utf8)))),
+        ("a missing required field", [1] + field(0x01, [0x73]) + field(0x02, [0x61]) + field(0x03, []) + field(0x04, date)),
+        ("an attribute name running past its field", plaintext(extra: field(0x20, bigEndianBytes(UInt32(9)) + Array("ab".utf8)))),
+        ("unsorted attribute names", plaintext(extra: custom("b", "1") + custom("a", "2"))),
+        ("duplicate attribute names", plaintext(extra: custom("a", "1") + custom("a", "2"))),
+        ("internet fields in a generic password", plaintext(itemClass: 1, extra: field(0x10, Array("https".utf8)))),
+        ("an oversized service", plaintext(service: String(repeating: "s", count: Limits.maxNameBytes + 1))),
+        ("an oversized label", plaintext(extra: field(0x07, Array(repeating: 0x6C, count: Limits.maxTextBytes + 1)))),
+        ("an unknown tag", plaintext(extra: field(0x09, []))),
+        ("an unknown class", plaintext(itemClass: 3)),
+    ]
 }

@@ -80,6 +80,34 @@ final class VaultConcurrencyTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), ["k.key", "raced.vault"])
     }
 
+    /// Eight processes opening, reading, writing and closing one vault at once: none ever
+    /// fails, in particular never with "no vault at …-wal" while another removes the -wal.
+    func testManyProcessesOpeningAndClosingNeverFail() throws {
+        try KeyFile.generate(at: folder.file("k.key"))
+        _ = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
+        let vaultPath = folder.file("test.vault").path, keyPath = folder.file("k.key").path
+        let processes = try (0..<8).map { try ChildProcess.start(helper, ["open-loop", vaultPath, keyPath, "p\($0)", "60"]) }
+        for process in processes {
+            let outcome = try process.wait(timeout: .seconds(240))
+            XCTAssertEqual(outcome.status, 0, outcome.stderrText)
+        }
+    }
+
+    /// Temporary files that a killed `create` left behind (`<name>.<12 hex>.creating`, and
+    /// their -wal and -shm) are removed by the next creation in that folder once they are a
+    /// minute old; fresh ones, other files and other vaults' files are left alone.
+    func testStaleCreationLeftoversAreRemoved() throws {
+        let stale = ["app.vault.0123456789ab.creating", "app.vault.0123456789ab.creating-wal", "app.vault.ba9876543210.creating-shm"]
+        let kept = ["app.vault.fedcba987654.creating", "app.vault.notours.creating", "other.vault.0123456789ab.creating", "notes.txt"]
+        for name in stale + kept { _ = FileManager.default.createFile(atPath: folder.file(name).path, contents: Data("x".utf8)) }
+        let old = Date().addingTimeInterval(-120)
+        for name in stale + ["app.vault.notours.creating", "other.vault.0123456789ab.creating", "notes.txt"] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.file(name).path)
+        }
+        _ = try Vault.create(at: folder.file("app.vault"), with: .passphrase(testPassphrase), configuration: .test())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted(), (kept + ["app.vault"]).sorted())
+    }
+
     /// A write acknowledged by a process survives that process being killed with SIGKILL.
     func testAcknowledgedWriteSurvivesKill9() throws {
         try KeyFile.generate(at: folder.file("k.key"))

@@ -82,6 +82,76 @@ final class VaultCorruptionTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
 
+    /// A file that is refused is left byte for byte as it was, with no -wal or -shm made beside
+    /// it: an empty file, random bytes, and other apps' SQLite databases in WAL and in
+    /// rollback-journal mode. Nothing runs against them before the header is read.
+    func testRefusedFilesAreLeftByteForByte() throws {
+        let empty = try writePrivate(Data(), "empty.vault")
+        let random = try writePrivate(Data((0..<8192).map { _ in UInt8.random(in: 0...255) }), "random.vault")
+        let foreignRollback = try writePrivate(Data(), "rollback.vault")
+        try RawVaultFile(foreignRollback).execute("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
+        let foreignWAL = try writePrivate(Data(), "wal.vault")
+        try RawVaultFile(foreignWAL).execute("PRAGMA journal_mode = WAL; CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('hi')")
+        for url in [empty, random, foreignRollback, foreignWAL] {
+            let before = try Data(contentsOf: url)
+            XCTAssertNotNil(openError(url), url.lastPathComponent)
+            XCTAssertEqual(try Data(contentsOf: url), before, url.lastPathComponent)
+            for suffix in ["-wal", "-shm", "-journal"] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: url.path + suffix), url.lastPathComponent + suffix)
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: empty).count, 0, "an empty file gets no SQLite header")
+    }
+
+    /// Damage to the schema is a corrupt vault (exit 3 in the CLI), never a generic SQL error:
+    /// a missing table, a renamed column, a column of another type, a missing vault row.
+    func testDamagedSchemaIsCorruptVault() throws {
+        let damage = [
+            ("DROP TABLE items", "the vault's tables are not the format's"),
+            ("ALTER TABLE key_slots RENAME COLUMN salt TO pepper", "the key_slots table is not the format's"),
+            ("ALTER TABLE vault ADD COLUMN extra TEXT", "the vault table is not the format's"),
+            ("DELETE FROM vault", "missing vault identifier"),
+            ("UPDATE vault SET key_check = x'00'", "the key check is damaged"),
+        ]
+        for (index, (statement, reason)) in damage.enumerated() {
+            let url = folder.file("damaged\(index).vault")
+            _ = try Vault.create(at: url, with: .passphrase(testPassphrase), configuration: .test())
+            try RawVaultFile(url).execute(statement)
+            XCTAssertEqual(openError(url), .corruptVault(reason: reason), statement)
+        }
+        // sqlite_schema itself damaged: SQLite reports a malformed schema.
+        let url = folder.file("schema.vault")
+        _ = try Vault.create(at: url, with: .passphrase(testPassphrase), configuration: .test())
+        try RawVaultFile(url).execute(
+            "PRAGMA writable_schema = ON; UPDATE sqlite_schema SET sql = 'CREATE TABLE items (' WHERE name = 'items'; PRAGMA writable_schema = OFF")
+        guard case .corruptVault = openError(url) else { return XCTFail("a malformed schema must be corruptVault, got \(String(describing: openError(url)))") }
+    }
+
+    /// Junk passphrase slots cannot stall an unlock: more than 8 passphrase slots, or more
+    /// Argon2id work than two SENSITIVE slots together, are refused as corrupt before any KDF
+    /// runs, and so is one slot beyond SENSITIVE's work (1 GiB × 16 passes).
+    func testJunkPassphraseSlotsAreRefusedBeforeAnyKDF() throws {
+        let gib: Int64 = 1 << 30
+        let cases: [(String, String)] = [
+            (String(repeating: "INSERT INTO key_slots (kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at) VALUES ('passphrase', 'argon2id13', 1, 8192, zeroblob(16), zeroblob(72), 0);", count: 8),
+             "more than 8 passphrase slots"),
+            (String(repeating: "INSERT INTO key_slots (kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at) VALUES ('passphrase', 'argon2id13', 4, \(gib), zeroblob(16), zeroblob(72), 0);", count: 2),
+             "the passphrase slots together cost more Argon2id work than one unlock may"),
+        ]
+        for (index, (statements, reason)) in cases.enumerated() {
+            let url = folder.file("junk\(index).vault")
+            _ = try Vault.create(at: url, with: .passphrase(testPassphrase), configuration: .test())
+            try RawVaultFile(url).execute("UPDATE key_slots SET slot_id = 100; " + statements)
+            let start = ContinuousClock.now
+            XCTAssertEqual(openError(url), .corruptVault(reason: reason))
+            XCTAssertLessThan(ContinuousClock.now - start, .seconds(2), "refused before running Argon2id")
+        }
+        let url = folder.file("huge.vault")
+        _ = try Vault.create(at: url, with: .passphrase(testPassphrase), configuration: .test())
+        try RawVaultFile(url).execute("UPDATE key_slots SET opslimit = 16, memlimit = \(gib)")
+        XCTAssertEqual(openError(url), .corruptVault(reason: "key slot 1 has KDF parameters out of range"))
+    }
+
     /// Opening a missing vault says so; creating over an existing one refuses and keeps it intact.
     func testMissingAndExisting() throws {
         XCTAssertEqual(openError(folder.file("nope.vault")), .vaultNotFound(path: folder.file("nope.vault").path))

@@ -36,8 +36,8 @@ final class VaultFormatSpecTests: XCTestCase {
             return Dump.Entry(
                 class: attributes.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword",
                 service: attributes.id.service, account: attributes.id.account, secret: item.secret.base64EncodedString(),
-                created: ItemRecord.milliseconds(attributes.created), modified: ItemRecord.milliseconds(attributes.modified),
-                expires: attributes.expiresAt.map(ItemRecord.milliseconds), label: attributes.label, comment: attributes.comment,
+                created: ItemRecord.milliseconds(attributes.created)!, modified: ItemRecord.milliseconds(attributes.modified)!,
+                expires: attributes.expiresAt.flatMap(ItemRecord.milliseconds), label: attributes.label, comment: attributes.comment,
                 attributes: attributes.custom, protocol: attributes.internet?.protocol, port: attributes.internet?.port,
                 path: attributes.internet?.path, authenticationType: attributes.internet?.authenticationType)
         }.sorted { ($0.class, $0.service, $0.account) < ($1.class, $1.service, $1.account) }
@@ -78,6 +78,36 @@ final class VaultFormatSpecTests: XCTestCase {
         row.record[row.record.count - 1] ^= 1
         try raw.setRecord(row.record, at: row.rowKey)
         XCTAssertEqual(try readWithPython(folder.file("test.vault"), passphrase: "another passphrase").unreadable, 1)
+    }
+
+    /// Every number in section 2 of docs/vault-format.md (application id in decimal and hex,
+    /// format version, file mode) is what a fresh vault holds: the document is read here, so a
+    /// wrong number in it fails this test (it once gave "CONR" where every vault holds "COFR").
+    func testSection2NumbersMatchAFreshVault() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let document = try String(contentsOf: repository.appendingPathComponent("docs/vault-format.md"), encoding: .utf8)
+        let section = try XCTUnwrap(document.components(separatedBy: "## 2. ").dropFirst().first?.components(separatedBy: "\n## ").first)
+        func row(_ name: String) throws -> String {
+            try XCTUnwrap(section.split(separator: "\n").first { $0.hasPrefix("| `\(name)`") || $0.hasPrefix("| \(name)") }.map(String.init), name)
+        }
+        func numbers(in line: String) -> [String] {
+            line.split(whereSeparator: { !($0.isHexDigit || $0 == "x") }).map(String.init).filter { $0.first?.isNumber == true }
+        }
+        _ = try folder.makeVault()
+        let raw = try RawVaultFile(folder.file("test.vault"))
+        let applicationID = try XCTUnwrap(try raw.rows("PRAGMA application_id").first?.first as? Int64)
+
+        let idNumbers = numbers(in: try row("PRAGMA application_id"))
+        XCTAssertEqual(idNumbers.count, 2, "the decimal and the hex value")
+        XCTAssertEqual(Int64(idNumbers[0]), applicationID, "decimal application_id")
+        XCTAssertEqual(Int64(idNumbers[1].dropFirst(2), radix: 16), applicationID, "hex application_id")
+        XCTAssertTrue(try row("PRAGMA application_id").contains("`COFR`"))
+        XCTAssertEqual(String(decoding: withUnsafeBytes(of: UInt32(applicationID).bigEndian) { Array($0) }, as: UTF8.self), "COFR")
+
+        XCTAssertEqual(numbers(in: try row("PRAGMA user_version")).map { Int64($0) }, [try raw.rows("PRAGMA user_version").first?.first as? Int64])
+        let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: folder.file("test.vault").path)[.posixPermissions] as? Int)
+        XCTAssertEqual(numbers(in: try row("file mode")).first.flatMap { Int($0, radix: 8) }, mode)
+        XCTAssertTrue(try row("journal mode").contains("WAL"))
     }
 
     /// The file carries the documented application id and format version.

@@ -26,6 +26,52 @@ final class VaultKeySlotTests: XCTestCase {
         XCTAssertEqual(try open(.passphrase("new passphrase")).secret(for: id), Data("v".utf8))
     }
 
+    /// The costs these tests use: the configuration's default, and a stronger one set at creation.
+    private let weak = PassphraseCost.test
+    private let strong = PassphraseCost(operations: 2, memoryBytes: 128 * 1024)
+
+    private func passphraseCosts(_ vault: Vault) throws -> [PassphraseCost] {
+        try vault.keySlots().compactMap { if case .passphrase(let cost) = $0.kind { cost } else { nil } }
+    }
+
+    /// A changed passphrase keeps its slot's Argon2id cost; before, it silently took the
+    /// configuration's (lower) default. Only an explicit cost lowers it.
+    func testChangePassphraseKeepsTheSlotsCost() throws {
+        _ = try Vault.create(at: folder.file("test.vault"), with: .passphrase(testPassphrase),
+                             configuration: Vault.Configuration(passphraseCost: strong))
+        let vault = try Vault.open(at: folder.file("test.vault"), configuration: .test())
+        try vault.changePassphrase(from: testPassphrase, to: "second")
+        XCTAssertEqual(try passphraseCosts(vault), [strong])
+        try vault.changePassphrase(from: "second", to: "third", cost: weak)
+        XCTAssertEqual(try passphraseCosts(vault), [weak])
+    }
+
+    /// A new passphrase slot gets the highest cost among the existing passphrase slots, not the
+    /// configuration's default; an explicit cost wins; with no passphrase slot, the default.
+    func testNewPassphraseSlotGetsTheStrongestExistingCost() throws {
+        _ = try Vault.create(at: folder.file("test.vault"), with: .passphrase(testPassphrase),
+                             configuration: Vault.Configuration(passphraseCost: strong))
+        let vault = try open(.passphrase(testPassphrase))
+        try vault.addKeySlot(.passphrase("second"))
+        try vault.addKeySlot(.passphrase("third"), cost: weak)
+        XCTAssertEqual(try passphraseCosts(vault), [strong, strong, weak])
+
+        try KeyFile.generate(at: folder.file("k.key"))
+        let keyOnly = try Vault.create(at: folder.file("key.vault"), with: .keyFile(folder.file("k.key")), configuration: .test())
+        try keyOnly.addKeySlot(.passphrase("first"))
+        XCTAssertEqual(try passphraseCosts(keyOnly), [weak])
+    }
+
+    /// Slot changes that would leave the passphrase slots beyond the unlock budget are refused
+    /// and change nothing.
+    func testSlotChangesStayWithinTheUnlockBudget() throws {
+        let vault = try folder.makeVault()
+        for index in 1..<UnlockBudget.maxPassphraseSlots { try vault.addKeySlot(.passphrase("p\(index)")) }
+        XCTAssertThrows(.invalidArgument(reason: "more than 8 passphrase slots"), try vault.addKeySlot(.passphrase("one too many")))
+        XCTAssertEqual(try passphraseCosts(vault).count, 8)
+        XCTAssertNoThrow(try vault.addKeySlot(.key(.random(count: 32))), "other kinds are not limited by it")
+    }
+
     /// A passphrase change with the wrong current passphrase fails and changes nothing.
     func testChangePassphraseNeedsTheOldOne() throws {
         _ = try folder.makeVault()

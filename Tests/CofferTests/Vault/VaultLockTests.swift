@@ -78,9 +78,26 @@ final class VaultLockTests: XCTestCase {
         XCTAssertNil(try reader.secret(for: .genericPassword(service: "s", account: "other")))
     }
 
+    /// A passphrase given as bytes must be valid UTF-8: before, invalid bytes became U+FFFD, so
+    /// `ff ff ff ff` and `fe fd fc 80` opened the same slot. Now both are refused, and a valid
+    /// byte passphrase opens exactly the slot its text does (NFC included).
+    func testPassphraseBytesMustBeValidUTF8() throws {
+        for bytes: [UInt8] in [[0xFF, 0xFF, 0xFF, 0xFF], [0xFE, 0xFD, 0xFC, 0x80], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0x61, 0xE2, 0x82]] {
+            XCTAssertThrows(.invalidArgument(reason: "the passphrase is not valid UTF-8"),
+                            try VaultCredential.passphrase(utf8: SecureBytes(copying: bytes)))
+        }
+        _ = try folder.makeVault(credential: .passphrase("caf\u{E9}"))
+        let vault = try Vault.open(at: folder.file("test.vault"), configuration: .test())
+        try vault.unlock(with: try .passphrase(utf8: SecureBytes(copying: Array("cafe\u{301}".utf8))))
+        XCTAssertFalse(vault.isLocked)
+    }
+
     /// A credential's description never shows the passphrase or key.
     func testCredentialDescriptionIsRedacted() {
-        let credentials: [VaultCredential] = [.passphrase("hunter2"), .key(SecureBytes(copying: Array("hunter2hunter2hunter2hunter2hunt".utf8)))]
+        let credentials: [VaultCredential] = [
+            .passphrase("hunter2"), try! .passphrase(utf8: SecureBytes(copying: Array("hunter2".utf8))),
+            .key(SecureBytes(copying: Array("hunter2hunter2hunter2hunter2hunt".utf8))),
+        ]
         for credential in credentials {
             var dumped = ""
             dump(credential, to: &dumped)

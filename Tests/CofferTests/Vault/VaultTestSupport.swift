@@ -94,14 +94,30 @@ final class RawVaultFile {
 
 /// Asserts that `body` throws exactly `expected`.
 func XCTAssertThrows<T>(
-    _ expected: CofferError, _ body: @autoclosure () throws -> T, file: StaticString = #filePath, line: UInt = #line
+    _ expected: CofferError, _ body: @autoclosure () throws -> T, _ message: @autoclosure () -> String = "",
+    file: StaticString = #filePath, line: UInt = #line
 ) {
     do {
         _ = try body()
-        XCTFail("expected \(expected), got a result", file: file, line: line)
+        XCTFail("expected \(expected), got a result. \(message())", file: file, line: line)
     } catch let error as CofferError {
-        XCTAssertEqual(error, expected, file: file, line: line)
+        XCTAssertEqual(error, expected, message(), file: file, line: line)
     } catch {
-        XCTFail("expected \(expected), got \(error)", file: file, line: line)
+        XCTFail("expected \(expected), got \(error). \(message())", file: file, line: line)
+    }
+}
+
+extension Vault {
+    /// Seals `plaintext` into the row of `id` with the vault's own keys, as a writer holding
+    /// the vault key could: for testing what readers accept. `rowOf` puts it in another item's row.
+    func forgeRecord(_ plaintext: [UInt8], for id: ItemID, rowOf other: ItemID? = nil) throws {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            let rowKey = keys.rowKey(for: other ?? id)
+            let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: itemAssociatedDataPrefix + rowKey)
+            try connection.with("INSERT OR REPLACE INTO items (row_key, record) VALUES (?1, ?2)") { statement throws(CofferError) in
+                try statement.bind(.blob(rowKey), .blob(sealed))
+                try statement.run()
+            }
+        }
     }
 }

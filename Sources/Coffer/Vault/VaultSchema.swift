@@ -1,0 +1,120 @@
+/// The tables of a version 1 vault: how a new vault is made, and the check that an existing
+/// file has exactly them (docs/vault-format.md, section 2).
+enum VaultSchema {
+    /// One column as `PRAGMA table_info` reports it.
+    struct Column: Equatable {
+        let name: String
+        let type: String
+        let notNull: Bool
+        let primaryKey: Bool
+    }
+
+    /// One table: its columns in order, and whether it is `WITHOUT ROWID`.
+    struct Table {
+        let name: String
+        let columns: [Column]
+        let withoutRowID: Bool
+        let statement: String
+    }
+
+    static let tables = [
+        Table(
+            name: "vault",
+            columns: [
+                Column(name: "singleton", type: "INTEGER", notNull: false, primaryKey: true),
+                Column(name: "vault_id", type: "BLOB", notNull: true, primaryKey: false),
+                Column(name: "key_check", type: "BLOB", notNull: true, primaryKey: false),
+                Column(name: "created_at", type: "INTEGER", notNull: true, primaryKey: false),
+            ],
+            withoutRowID: false,
+            statement: """
+                CREATE TABLE vault (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                    vault_id BLOB NOT NULL,
+                    key_check BLOB NOT NULL,
+                    created_at INTEGER NOT NULL)
+                """),
+        Table(
+            name: "key_slots",
+            columns: [
+                Column(name: "slot_id", type: "INTEGER", notNull: false, primaryKey: true),
+                Column(name: "kind", type: "TEXT", notNull: true, primaryKey: false),
+                Column(name: "kdf", type: "TEXT", notNull: false, primaryKey: false),
+                Column(name: "opslimit", type: "INTEGER", notNull: false, primaryKey: false),
+                Column(name: "memlimit", type: "INTEGER", notNull: false, primaryKey: false),
+                Column(name: "salt", type: "BLOB", notNull: false, primaryKey: false),
+                Column(name: "wrapped_key", type: "BLOB", notNull: true, primaryKey: false),
+                Column(name: "created_at", type: "INTEGER", notNull: true, primaryKey: false),
+            ],
+            withoutRowID: false,
+            statement: """
+                CREATE TABLE key_slots (
+                    slot_id INTEGER PRIMARY KEY,
+                    kind TEXT NOT NULL,
+                    kdf TEXT,
+                    opslimit INTEGER,
+                    memlimit INTEGER,
+                    salt BLOB,
+                    wrapped_key BLOB NOT NULL,
+                    created_at INTEGER NOT NULL)
+                """),
+        Table(
+            name: "items",
+            columns: [
+                Column(name: "row_key", type: "BLOB", notNull: true, primaryKey: true),
+                Column(name: "record", type: "BLOB", notNull: true, primaryKey: false),
+            ],
+            withoutRowID: true,
+            statement: "CREATE TABLE items (row_key BLOB PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID"),
+    ]
+
+    /// Creates the tables in a new database.
+    static func create(_ connection: SQLiteConnection) throws(CofferError) {
+        for table in tables { try connection.execute(table.statement) }
+    }
+
+    /// Throws ``CofferError/corruptVault(reason:)`` unless the database holds exactly the
+    /// vault's tables, with their columns, and no other table, index, trigger or view (SQLite's
+    /// own `sqlite_` objects aside).
+    static func check(_ connection: SQLiteConnection) throws(CofferError) {
+        let objects = try connection.with("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
+            statement throws(CofferError) in
+            var objects: [(type: String, name: String)] = []
+            while try statement.step() { objects.append((statement.text(at: 0) ?? "", statement.text(at: 1) ?? "")) }
+            return objects
+        }
+        guard !objects.contains(where: { $0.type == "trigger" || $0.type == "view" }) else {
+            throw .corruptVault(reason: "unexpected triggers or views")
+        }
+        guard objects.count == tables.count,
+              Set(objects.map(\.name)) == Set(tables.map(\.name)),
+              objects.allSatisfy({ $0.type == "table" })
+        else { throw .corruptVault(reason: "the vault's tables are not the format's") }
+        for table in tables {
+            let (columns, withoutRowID) = try describe(table.name, connection)
+            guard columns == table.columns, withoutRowID == table.withoutRowID else {
+                throw .corruptVault(reason: "the \(table.name) table is not the format's")
+            }
+        }
+    }
+
+    private static func describe(_ name: String, _ connection: SQLiteConnection) throws(CofferError) -> ([Column], Bool) {
+        let columns = try connection.with(#"SELECT name, upper(type), "notnull", pk FROM pragma_table_info(?1)"#) {
+            statement throws(CofferError) in
+            try statement.bind(.text(name))
+            var columns: [Column] = []
+            while try statement.step() {
+                columns.append(Column(
+                    name: statement.text(at: 0) ?? "", type: statement.text(at: 1) ?? "",
+                    notNull: statement.int64(at: 2) != 0, primaryKey: statement.int64(at: 3) != 0))
+            }
+            return columns
+        }
+        let withoutRowID = try connection.with("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = ?1") {
+            statement throws(CofferError) in
+            try statement.bind(.text(name))
+            return try statement.step() && statement.int64(at: 0) != 0
+        }
+        return (columns, withoutRowID)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// What ``Vault/verify()`` found: every problem, by record or key slot.
+public struct VaultVerification: Sendable, Hashable {
+    /// One problem in a vault.
+    public enum Problem: Sendable, Hashable, CustomStringConvertible {
+        /// SQLite's integrity check, or reading the file, reported damage to the database
+        /// itself. The text is SQLite's and names pages, tables and rows, never their contents.
+        case database(String)
+        /// The tables or the vault row are not the format's.
+        case structure(String)
+        /// A key slot breaks the format's rules.
+        case keySlot(String)
+        /// A record fails authentication: it was edited, moved between rows or copied from
+        /// another vault. Identified by the first 16 hex digits of its row key.
+        case unreadableRecord(rowKey: String)
+        /// A record opens but its plaintext breaks the format's rules.
+        case malformedRecord(rowKey: String)
+        /// A record opens and decodes, but its names do not give its row key.
+        case misplacedRecord(rowKey: String, item: ItemID)
+
+        public var description: String {
+            switch self {
+            case .database(let text): "database: \(text)"
+            case .structure(let text): "structure: \(text)"
+            case .keySlot(let text): "key slot: \(text)"
+            case .unreadableRecord(let rowKey): "record \(rowKey): fails authentication (edited, moved or copied)"
+            case .malformedRecord(let rowKey): "record \(rowKey): breaks the format's rules"
+            case .misplacedRecord(let rowKey, let item): "record \(rowKey): holds \(item), which belongs in another row"
+            }
+        }
+    }
+
+    /// Every problem found, database problems first, then records in row-key order.
+    public let problems: [Problem]
+    /// The records that are sound, expired ones included.
+    public let soundRecords: Int
+
+    /// Whether nothing is wrong.
+    public var isClean: Bool { problems.isEmpty }
+}
+
+extension Vault {
+    /// Checks the whole vault: SQLite's integrity check over every page, the tables, every key
+    /// slot, and every record (it must open, follow the format's rules, and sit in the row its
+    /// names give). The vault must be unlocked. Reads only.
+    ///
+    /// A point lookup (``secret(for:)``) cannot prove that an item is absent: damage to the
+    /// file can hide a row, and the lookup then reports it missing. This can: a clean report
+    /// means every row the file holds is sound.
+    public func verify() throws(CofferError) -> VaultVerification {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.readTransaction { () throws(CofferError) in
+                try Self.verifyKeyCheck(connection, keys)
+                var problems = Self.databaseProblems(connection)
+                do throws(CofferError) { try VaultSchema.check(connection) } catch { problems.append(.structure(error.reasonText)) }
+                do throws(CofferError) { _ = try SlotRow.all(connection) } catch { problems.append(.keySlot(error.reasonText)) }
+                var sound = 0
+                var recordProblems: [(rowKey: [UInt8], problem: VaultVerification.Problem)] = []
+                do throws(CofferError) {
+                    try connection.with("SELECT row_key, record FROM items") { statement throws(CofferError) in
+                        while try statement.step() {
+                            let rowKey = statement.blob(at: 0)
+                            if let problem = recordProblem(rowKey: rowKey, sealed: statement.blob(at: 1), keys) {
+                                recordProblems.append((rowKey, problem))
+                            } else {
+                                sound += 1
+                            }
+                        }
+                    }
+                } catch {
+                    problems.append(.database("reading the records stopped: \(error.reasonText)"))
+                }
+                problems += recordProblems.sorted { $0.rowKey.lexicographicallyPrecedes($1.rowKey) }.map(\.problem)
+                return VaultVerification(problems: problems, soundRecords: sound)
+            }
+        }
+    }
+
+    /// SQLite's `integrity_check` (up to 100 findings), or why it could not run.
+    private static func databaseProblems(_ connection: SQLiteConnection) -> [VaultVerification.Problem] {
+        do {
+            let lines = try connection.with("PRAGMA integrity_check(100)") { statement throws(CofferError) in
+                var lines: [String] = []
+                while try statement.step() { lines.append(statement.text(at: 0) ?? "") }
+                return lines
+            }
+            return lines == ["ok"] ? [] : lines.map(VaultVerification.Problem.database)
+        } catch {
+            return [.database("the integrity check could not run: \(error.reasonText)")]
+        }
+    }
+
+    private func recordProblem(rowKey: [UInt8], sealed: [UInt8], _ keys: VaultKeys) -> VaultVerification.Problem? {
+        let label = VaultFormat.hexIdentifier(Array(rowKey.prefix(8)))
+        guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .unreadableRecord(rowKey: label) }
+        defer { wipe(&plaintext) }
+        guard let decoded = try? ItemRecord.decode(plaintext) else { return .malformedRecord(rowKey: label) }
+        guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else {
+            return .misplacedRecord(rowKey: label, item: decoded.attributes.id)
+        }
+        return nil
+    }
+}
+
+extension CofferError {
+    /// The reason a corruption or storage error gives, or its description.
+    var reasonText: String {
+        switch self {
+        case .corruptVault(let reason), .storageUnavailable(let reason): reason
+        default: description
+        }
+    }
+}
