@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibSecret", path: "Vendor/CLibSecret",
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
+        .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
 
         .target(name: "Coffer", dependencies: ["CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
@@ -56,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Coffer", "CofferAuth", "CofferDevBackend",
+                "Coffer", "CofferAuth", "CofferDevBackend", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -23,11 +23,12 @@ struct CofferCommand: AsyncParsableCommand {
               0   ok
               1   item not found
               2   wrong passphrase or key, or the vault or Secret Service collection is locked
-              3   integrity failure or corrupt vault
+              3   integrity failure or corrupt vault; check: problems found
               64  usage error or invalid argument
               other failures: 65 data error, 66 no vault, 69 storage, Secret Service or backend
               unavailable, 73 vault already exists, 75 timed out (Secret Service or backend),
-              77 insecure permissions, 70 anything else
+              77 insecure permissions, 74 the output cannot be written (stdout closed,
+              full or broken), 70 anything else
               login and requests: 4 not logged in, credentials refused, token expired or other
               backend; 5 the backend answered an HTTP error; 6 logout incomplete (the local
               session is removed, a server step failed); 76 a bad reply from the backend
@@ -38,7 +39,7 @@ struct CofferCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
-            Passwd.self, Slots.self, RotateKey.self, Doctor.self,
+            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self,
             Login.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
         ])
 
@@ -46,9 +47,18 @@ struct CofferCommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     /// Runs the command, mapping every error to one line on stderr and its exit status.
+    ///
+    /// Before anything else: closed standard streams are held by /dev/null, the process is
+    /// hardened (``ProcessHardening``), arguments that are not UTF-8 are refused, and every
+    /// file descriptor the command names is read, before any vault is opened.
     static func main() async {
+        StandardStreams.prepare()
+        ProcessHardening.apply()
         do {
+            try ArgumentEncoding.check()
             var command = try parseAsRoot()
+            let (descriptors, vault) = namedDescriptors(of: command)
+            try DescriptorInput.prefetch(descriptors, vault: vault)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -57,6 +67,12 @@ struct CofferCommand: AsyncParsableCommand {
         } catch {
             fail(error)
         }
+    }
+
+    /// The descriptors `command` reads, and its vault, for ``DescriptorInput/prefetch(_:vault:)``.
+    private static func namedDescriptors(of command: ParsableCommand) -> ([Int32], URL?) {
+        guard let reader = command as? ReadsDescriptors else { return ([], nil) }
+        return (reader.namedDescriptors, try? reader.cofferRoot.vault.url())
     }
 
     static func fail(_ error: Error) -> Never {

@@ -13,12 +13,24 @@ class CLITestCase: XCTestCase {
     func coffer(
         _ arguments: [String], stdin: Data = Data(), inputs: [Int32: Data?] = [:], environment: [String: String?] = [:]
     ) throws -> ChildProcess.Output {
-        var merged: [String: String?] = [
+        let merged = baseEnvironment.merging(environment) { $1 }
+        return try ChildProcess.run(BuiltProducts.executable("coffer"), arguments, environment: merged, stdin: stdin, inputs: inputs)
+    }
+
+    /// Runs a `/bin/sh` script with the same environment as ``coffer(_:stdin:inputs:environment:)``
+    /// and `$COFFER` naming the binary: for redirections a test cannot make with pipes
+    /// (`>&-`, `2>&-`, `>/dev/full`, `3<&-`) and for arguments that are not UTF-8 (`printf`).
+    func shell(_ script: String, stdin: Data = Data(), environment: [String: String?] = [:]) throws -> ChildProcess.Output {
+        var merged = environment
+        merged["COFFER"] = BuiltProducts.executable("coffer").path
+        return try ChildProcess.run("/bin/sh", ["-c", script], environment: baseEnvironment.merging(merged) { $1 }, stdin: stdin)
+    }
+
+    private var baseEnvironment: [String: String?] {
+        [
             "COFFER_VAULT": vault.path, "COFFER_PASSPHRASE": passphrase, "COFFER_KEYFILE": nil,
             "COFFER_NEW_PASSPHRASE": nil, "COFFER_BACKEND": nil, "COFFER_UNLOCK": nil, "XDG_DATA_HOME": folder.file("xdg").path,
         ]
-        merged.merge(environment) { $1 }
-        return try ChildProcess.run(BuiltProducts.executable("coffer"), arguments, environment: merged, stdin: stdin, inputs: inputs)
     }
 
     /// Creates the test vault with a cheap passphrase cost.

@@ -2,35 +2,40 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-struct Doctor: ParsableCommand {
+struct Doctor: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "Print the libraries, the Secret Service status, the vault's path and permissions, and its slots.",
         discussion: "Reads only: it needs no passphrase and changes nothing. Problems are printed, not raised, so the exit status is 0.")
 
     @ParentCommand var root: CofferCommand
 
-    func run() throws {
-        print("libsodium: \(LibraryVersions.libsodium)")
-        print("libsecret: \(LibraryVersions.libsecret)")
-        print("secret service: \(secretServiceStatus())")
+    var cofferRoot: CofferCommand { root }
 
+    func run() throws {
+        try StandardStreams.write(Array(try report().map { $0 + "\n" }.joined().utf8))
+    }
+
+    private func report() throws -> [String] {
+        var lines = [
+            "libsodium: \(LibraryVersions.libsodium)",
+            "libsecret: \(LibraryVersions.libsecret)",
+            "secret service: \(secretServiceStatus())",
+        ]
         let url = try root.vault.url()
-        print("vault: \(url.path)")
+        lines.append("vault: \(TerminalText.escaped(url.path))")
         guard FileManager.default.fileExists(atPath: url.path) else {
-            print("  (no vault here: create one with 'coffer init')")
-            return
+            return lines + ["  (no vault here: create one with 'coffer init')"]
         }
-        print("  file mode: \(mode(of: url.path))")
-        print("  folder mode: \(mode(of: url.deletingLastPathComponent().path))")
+        lines.append("  file mode: \(mode(of: url.path))")
+        lines.append("  folder mode: \(mode(of: url.deletingLastPathComponent().path))")
         do {
             let vault = try Vault.open(at: url)
-            print("  permissions: ok")
-            print("  id: \(vault.id)")
-            print("  slots:")
-            for slot in try vault.keySlots() { print("    " + Slots.line(for: slot)) }
+            lines += ["  permissions: ok", "  id: \(vault.id)", "  slots:"]
+            lines += try vault.keySlots().map { "    " + Slots.line(for: $0) }
         } catch {
-            print("  problem: \(error)")
+            lines.append("  problem: \(TerminalText.escaped(String(describing: error)))")
         }
+        return lines
     }
 
     private func secretServiceStatus() -> String {

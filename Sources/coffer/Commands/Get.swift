@@ -2,14 +2,16 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-struct Get: ParsableCommand {
+struct Get: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(abstract: "Write a secret to stdout, exactly as stored.")
 
     @ParentCommand var root: CofferCommand
     @OptionGroup var item: ItemSelector
 
+    var cofferRoot: CofferCommand { root }
+
     func run() throws {
         guard let secret = try root.store().secret(for: item.id) else { throw CofferError.itemNotFound }
-        FileHandle.standardOutput.write(secret)
+        try StandardStreams.write(secret)
     }
 }

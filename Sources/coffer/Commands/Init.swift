@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-struct Init: ParsableCommand {
+struct Init: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "Create a vault with a passphrase slot, or a key-file slot with --keyfile.",
         discussion: """
@@ -19,6 +19,8 @@ struct Init: ParsableCommand {
     @Flag(name: .customLong("secret-service-slot"), help: "Also add a Secret Service slot.")
     var secretServiceSlot = false
 
+    var cofferRoot: CofferCommand { root }
+
     func run() throws {
         let url = try root.vault.url()
         let secretService = root.storeOptions.secretService
@@ -29,16 +31,14 @@ struct Init: ParsableCommand {
             if !FileManager.default.fileExists(atPath: keyFile.path) { try KeyFile.generate(at: keyFile) }
             credential = .keyFile(keyFile)
         } else {
-            let passphrase = try Passphrase.read(
+            credential = try Passphrase.credential(
                 fd: root.vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "New passphrase: ", confirm: true)
-            guard !passphrase.isEmpty else { throw CLIError.usage("the passphrase is empty") }
-            credential = .passphrase(passphrase)
         }
         let vault = try Vault.create(at: url, with: credential, configuration: Vault.Configuration(passphraseCost: kdf.cost))
         if secretServiceSlot {
             do {
                 let slot = try vault.addKeySlot(.secretService(secretService))
-                print("created \(vault.url.path) with \(slot)")
+                try StandardStreams.printLine("created \(TerminalText.escaped(vault.url.path)) with \(slot)")
                 return
             } catch {
                 // The vault is new and empty: remove it rather than leave one without the slot asked for.
@@ -46,7 +46,7 @@ struct Init: ParsableCommand {
                 throw error
             }
         }
-        print("created \(vault.url.path)")
+        try StandardStreams.printLine("created \(TerminalText.escaped(vault.url.path))")
     }
 
     /// Throws the error an operation would meet when the Secret Service is not available.

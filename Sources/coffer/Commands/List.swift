@@ -2,15 +2,21 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-struct List: ParsableCommand {
+struct List: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "List items (never their secrets).",
-        discussion: "Text output is one item per line: class, service, account and label, separated by tabs.")
+        discussion: """
+            Text output is one item per line: class, service, account and label, separated by \
+            tabs. Control characters and backslashes in names are escaped (\\n, \\t, \\x1b, \\\\), \
+            so every item is one line. --json keeps the names exactly.
+            """)
 
     @ParentCommand var root: CofferCommand
 
     @Option(help: "Only items of this service.") var service: String?
     @Flag(help: "Print a JSON array.") var json = false
+
+    var cofferRoot: CofferCommand { root }
 
     func run() throws {
         let store = try root.store()
@@ -19,15 +25,16 @@ struct List: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            FileHandle.standardOutput.write(try encoder.encode(items.map(ItemSummary.init)) + Data("\n".utf8))
+            try StandardStreams.write(try encoder.encode(items.map(ItemSummary.init)) + Data("\n".utf8))
         } else {
-            for item in items {
+            let lines = items.map { item in
                 let kind = item.id.itemClass == .genericPassword ? "generic" : "internet"
-                print([kind, item.id.service, item.id.account, item.label ?? ""].joined(separator: "\t"))
+                return [kind, item.id.service, item.id.account, item.label ?? ""].map(TerminalText.escaped).joined(separator: "\t") + "\n"
             }
+            try StandardStreams.write(Array(lines.joined().utf8))
         }
         if let vault = store as? Vault, case let unreadable = try vault.unreadableRecordCount(), unreadable > 0 {
-            Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed")
+            Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed; run 'coffer check'")
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import Foundation
 
-struct RotateKey: ParsableCommand {
+struct RotateKey: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         commandName: "rotate-key",
         abstract: "Replace the vault key and re-encrypt every item.",
@@ -15,6 +15,9 @@ struct RotateKey: ParsableCommand {
     @Option(name: .customLong("also-passphrase-fd"), help: ArgumentHelp("A passphrase for another slot, from this descriptor (repeatable).", valueName: "n"))
     var passphraseFDs: [Int32] = []
 
+    var cofferRoot: CofferCommand { root }
+    var ownDescriptors: [Int32] { passphraseFDs }
+
     func run() throws {
         let vault = try Vault.open(at: try root.vault.url())
         let credential = try root.unlock(vault)
@@ -24,9 +27,9 @@ struct RotateKey: ParsableCommand {
             credentials.append(.secretService(root.storeOptions.secretService))
         }
         for fd in passphraseFDs {
-            credentials.append(.passphrase(try Passphrase.read(fd: fd, environmentName: "", prompt: "")))
+            credentials.append(try .passphrase(utf8: try DescriptorInput.secret(fd, what: "passphrase")))
         }
         try vault.rotateVaultKey(credentials: credentials)
-        print("vault key rotated")
+        try StandardStreams.printLine("vault key rotated")
     }
 }

@@ -10,14 +10,15 @@ struct Slots: ParsableCommand {
 
     @ParentCommand var root: CofferCommand
 
-    struct ListSlots: ParsableCommand {
+    struct ListSlots: ParsableCommand, ReadsDescriptors {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List key slots (needs no passphrase).")
         @ParentCommand var slots: Slots
 
+        var cofferRoot: CofferCommand { slots.root }
+
         func run() throws {
-            for slot in try Vault.open(at: try slots.root.vault.url()).keySlots() {
-                print(Slots.line(for: slot))
-            }
+            let lines = try Vault.open(at: try slots.root.vault.url()).keySlots().map { Slots.line(for: $0) + "\n" }
+            try StandardStreams.write(Array(lines.joined().utf8))
         }
     }
 
@@ -28,14 +29,19 @@ struct Slots: ParsableCommand {
         case .keyFile: "keyfile\t-"
         case .key: "key\t-"
         case .secretService: "secret-service\t-"
-        case .other(let name): "\(name)\t-"
+        case .other(let name): "\(TerminalText.escaped(name))\t-"
         }
         return "\(slot.id)\t\(kind)\t\(ISO8601DateFormatter().string(from: slot.created))"
     }
 
-    struct AddSlot: ParsableCommand {
+    struct AddSlot: ParsableCommand, ReadsDescriptors {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a passphrase, key-file or Secret Service slot.")
+            commandName: "add", abstract: "Add a passphrase, key-file or Secret Service slot.",
+            discussion: """
+                A new passphrase slot gets the highest Argon2id cost among the vault's passphrase \
+                slots (MODERATE when there are none) unless --kdf names another; a lower one is \
+                reported on stderr.
+                """)
         @ParentCommand var slots: Slots
 
         @Option(name: .customLong("add-keyfile"), help: ArgumentHelp("Add a key-file slot; the file is generated if missing.", valueName: "path"))
@@ -46,8 +52,11 @@ struct Slots: ParsableCommand {
         var secretService = false
         @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp("Read the new passphrase from this file descriptor.", valueName: "n"))
         var newPassphraseFD: Int32?
-        @Option(help: "Argon2id cost of a new passphrase slot.")
-        var kdf: PassphraseCostName = .moderate
+        @Option(help: "Argon2id cost of a new passphrase slot: interactive, moderate or sensitive (default: the strongest slot's).")
+        var kdf: PassphraseCostName?
+
+        var cofferRoot: CofferCommand { slots.root }
+        var ownDescriptors: [Int32] { [newPassphraseFD].compactMap { $0 } }
 
         func validate() throws {
             guard [keyFile != nil, passphrase, secretService].filter({ $0 }).count == 1 else {
@@ -56,7 +65,7 @@ struct Slots: ParsableCommand {
         }
 
         func run() throws {
-            let vault = try slots.root.openVault(configuration: Vault.Configuration(passphraseCost: kdf.cost))
+            let vault = try slots.root.openVault()
             let credential: VaultCredential
             if secretService {
                 credential = .secretService(slots.root.storeOptions.secretService)
@@ -65,20 +74,25 @@ struct Slots: ParsableCommand {
                 if !FileManager.default.fileExists(atPath: keyFile) { try KeyFile.generate(at: url) }
                 credential = .keyFile(url)
             } else {
-                credential = .passphrase(try Passphrase.readNew(fd: newPassphraseFD))
+                credential = try Passphrase.newCredential(fd: newPassphraseFD)
             }
-            print("added \(try vault.addKeySlot(credential))")
+            let before = try vault.keySlots()
+            let slot = try vault.addKeySlot(credential, cost: passphrase ? kdf?.cost : nil)
+            if passphrase, let kdf { KDFNotice.reportIfLowered(to: kdf.cost, from: before) }
+            try StandardStreams.printLine("added \(slot)")
         }
     }
 
-    struct RemoveSlot: ParsableCommand {
+    struct RemoveSlot: ParsableCommand, ReadsDescriptors {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a key slot (not the last).")
         @ParentCommand var slots: Slots
         @Argument(help: "The slot number, from 'coffer slots'.") var id: Int
 
+        var cofferRoot: CofferCommand { slots.root }
+
         func run() throws {
             try slots.root.openVault().removeKeySlot(id: id, secretService: slots.root.storeOptions.secretService)
-            print("removed slot \(id)")
+            try StandardStreams.printLine("removed slot \(id)")
         }
     }
 }

@@ -39,7 +39,7 @@ struct MobileBackendOptions: ParsableArguments {
             guard let clientID, let clientSecretFD else {
                 throw CLIError.usage("--oauth-token-url needs --client-id and --client-secret-fd")
             }
-            let secret = try SecretInput.fromDescriptor(clientSecretFD, what: "client secret")
+            let secret = try DescriptorInput.text(clientSecretFD, what: "client secret")
             authentication = .oauth(tokenEndpoint: try Self.parse(tokenURL), clientID: clientID, clientSecret: secret)
         } else {
             authentication = .httpBasic

@@ -1,19 +1,29 @@
 import Coffer
 import Foundation
+import Glibc
 
-/// Where passphrases come from: a file descriptor, an environment variable, or the terminal.
+/// Where vault passphrases come from: a file descriptor, an environment variable, or a
+/// no-echo prompt on the terminal. They stay in guarded memory (``SecureBytes``) from the
+/// moment they are read; bytes that are not valid UTF-8 are refused.
 enum Passphrase {
-    /// Reads a passphrase. A trailing newline from a file descriptor is dropped.
-    static func read(fd: Int32?, environmentName: String, prompt: String, confirm: Bool = false) throws -> String {
-        if let fd {
-            guard let data = try Terminal.readAll(fd: fd, limit: 65536) else {
-                throw CLIError.usage("the passphrase on file descriptor \(fd) is too long")
-            }
-            var text = String(decoding: data, as: UTF8.self)
-            if text.hasSuffix("\n") { text.removeLast() }
-            return text
+    /// The passphrase from descriptor `fd` (one trailing newline dropped), else the environment
+    /// variable `environmentName`, else the terminal (twice with `confirm`).
+    static func credential(fd: Int32?, environmentName: String, prompt: String, confirm: Bool = false) throws -> VaultCredential {
+        try .passphrase(utf8: try bytes(fd: fd, environmentName: environmentName, prompt: prompt, confirm: confirm))
+    }
+
+    /// A new passphrase: --new-passphrase-fd, $COFFER_NEW_PASSPHRASE, or the terminal twice. Not empty.
+    static func newCredential(fd: Int32?) throws -> VaultCredential {
+        let passphrase = try bytes(fd: fd, environmentName: "COFFER_NEW_PASSPHRASE", prompt: "New passphrase: ", confirm: true)
+        guard passphrase.count > 0 else { throw CLIError.usage("the new passphrase is empty") }
+        return try .passphrase(utf8: passphrase)
+    }
+
+    private static func bytes(fd: Int32?, environmentName: String, prompt: String, confirm: Bool) throws -> SecureBytes {
+        if let fd { return try DescriptorInput.secret(fd, what: "passphrase") }
+        if let value = getenv(environmentName) {
+            return SecureBytes(copying: UnsafeRawBufferPointer(start: value, count: strlen(value)))
         }
-        if let value = ProcessInfo.processInfo.environment[environmentName] { return value }
         guard let first = Terminal.readHidden(prompt: prompt) else {
             throw CLIError.noCredential("no passphrase: use --passphrase-fd, $\(environmentName) or a terminal")
         }
@@ -23,12 +33,5 @@ enum Passphrase {
             }
         }
         return first
-    }
-
-    /// Reads a new passphrase: --new-passphrase-fd, $COFFER_NEW_PASSPHRASE, or the terminal twice.
-    static func readNew(fd: Int32?) throws -> String {
-        let passphrase = try read(fd: fd, environmentName: "COFFER_NEW_PASSPHRASE", prompt: "New passphrase: ", confirm: true)
-        guard !passphrase.isEmpty else { throw CLIError.usage("the new passphrase is empty") }
-        return passphrase
     }
 }

@@ -17,7 +17,7 @@ final class ScriptedChallengeAnswers: ChallengeAnswerSource {
 
     /// Reads and checks the JSON from file descriptor `fd` (at most 1 MiB).
     static func read(fd: Int32) throws -> ScriptedChallengeAnswers {
-        guard let data = try Terminal.readAll(fd: fd, limit: 1 << 20) else { throw CLIError.usage("--answers-json-fd: more than 1 MiB") }
+        let data = try DescriptorInput.bytes(fd).withUnsafeBytes { Data($0) }
         guard let object = JSONValue(parsing: data)?.objectValue else {
             throw CLIError.usage("--answers-json-fd: not a JSON object")
         }

@@ -55,8 +55,7 @@ extension CofferCommand {
             guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
             return .keyFile(url)
         case .passphrase:
-            return .passphrase(try Passphrase.read(
-                fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: "))
+            return try Passphrase.credential(fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
         }
     }
 }

@@ -1,44 +1,70 @@
+import CLinux
+import Coffer
 import Foundation
 import Glibc
 
-/// Terminal and standard-stream helpers.
+/// The controlling terminal (/dev/tty) and one-line errors on stderr.
 enum Terminal {
+    /// Writes `coffer: <message>` to stderr as one line: control characters are escaped.
     static func printError(_ message: String) {
-        FileHandle.standardError.write(Data("coffer: \(message)\n".utf8))
+        StandardStreams.writeError("coffer: \(TerminalText.escaped(message))\n")
     }
 
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    /// Reads a line from /dev/tty with echo off. `nil` when there is no terminal.
-    static func readHidden(prompt: String) -> String? {
-        readLine(prompt: prompt, echo: false)
-    }
+    /// The longest line read from the terminal.
+    static let maxLineBytes = 4096
 
-    /// Reads a line from /dev/tty, echoed or not. `nil` when there is no terminal.
-    static func readLine(prompt: String, echo: Bool) -> String? {
+    /// Reads a line from /dev/tty with echo off, into guarded memory; `nil` when there is no
+    /// terminal. Echo goes off (and typeahead is dropped) before the prompt shows, and comes
+    /// back whatever happens: also on SIGINT, SIGTERM, SIGHUP and SIGTSTP (Ctrl-C, Ctrl-Z).
+    static func readHidden(prompt: String) -> SecureBytes? {
         let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard tty >= 0 else { return nil }
         defer { close(tty) }
-        var saved = termios()
-        guard tcgetattr(tty, &saved) == 0 else { return nil }
-        var silent = saved
-        silent.c_lflag &= ~tcflag_t(ECHO)
-        // Echo goes off (and typeahead is dropped) before the prompt shows, so nothing typed
-        // after the prompt can be echoed.
-        if !echo { _ = tcsetattr(tty, TCSAFLUSH, &silent) }
-        _ = write(tty, prompt, prompt.utf8.count)
-        defer {
-            if !echo {
-                _ = tcsetattr(tty, TCSAFLUSH, &saved)
-                _ = write(tty, "\n", 1)
-            }
+        guard coffer_hide_echo(tty) == 0 else {
+            coffer_restore_echo()
+            return nil
         }
-        var line: [UInt8] = []
-        var byte: UInt8 = 0
-        while read(tty, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
-        defer { _ = line.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        return String(decoding: line, as: UTF8.self)
+        defer {
+            coffer_restore_echo()
+            _ = write(tty, "\n", 1)
+        }
+        _ = write(tty, prompt, prompt.utf8.count)
+        return readLine(from: tty)
+    }
+
+    /// Reads a line from /dev/tty with echo on; `nil` when there is no terminal. For answers
+    /// that are not secret, such as a user name.
+    static func readVisibleLine(prompt: String) -> String? {
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard tty >= 0, isatty(tty) == 1 else {
+            if tty >= 0 { close(tty) }
+            return nil
+        }
+        defer { close(tty) }
+        _ = write(tty, prompt, prompt.utf8.count)
+        return readLine(from: tty).flatMap { line in line.withUnsafeBytes { String(validating: $0, as: UTF8.self) } }
+    }
+
+    /// One line, without its newline (and a carriage return before it).
+    private static func readLine(from tty: Int32) -> SecureBytes? {
+        var length = 0
+        let buffer = SecureBytes(count: maxLineBytes) { (line: UnsafeMutableRawBufferPointer) in
+            var byte: UInt8 = 0
+            while length < line.count {
+                let count = read(tty, &byte, 1)
+                if count < 0, errno == EINTR { continue }
+                guard count == 1, byte != UInt8(ascii: "\n") else { break }
+                line[length] = byte
+                length += 1
+            }
+            byte = 0
+        }
+        return buffer.withUnsafeBytes { bytes in
+            let line = bytes.prefix(length)
+            return SecureBytes(copying: line.last == UInt8(ascii: "\r") ? line.dropLast() : line)
+        }
     }
 
     /// Writes `text` to /dev/tty; `false` when there is no terminal.
@@ -49,20 +75,12 @@ enum Terminal {
         defer { close(tty) }
         return write(tty, text, text.utf8.count) == text.utf8.count
     }
+}
 
-    /// Reads all of a file descriptor, up to `limit` bytes; `nil` if there were more.
-    static func readAll(fd: Int32, limit: Int) throws -> Data? {
-        var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError(message: "cannot read file descriptor \(fd): \(String(cString: strerror(errno)))", exitStatus: 70)
-            }
-            if count == 0 { return data }
-            data.append(buffer, count: count)
-            if data.count > limit { return nil }
-        }
+extension SecureBytes {
+    /// The bytes as text, when they are valid UTF-8: for secrets that leave as text anyway
+    /// (a password or PIN sent to a server).
+    var utf8Text: String? {
+        withUnsafeBytes { String(validating: $0, as: UTF8.self) }
     }
 }

@@ -1,3 +1,4 @@
+import Coffer
 import CofferAuth
 
 /// Answers challenges at the terminal: shows the check's message and the attempts left, then
@@ -25,13 +26,13 @@ struct TerminalChallengePrompt: ChallengeAnswerSource {
         for (name, field) in Self.fields(of: check) {
             switch field {
             case .text(let prompt):
-                guard let text = Terminal.readLine(prompt: prompt, echo: true), !text.isEmpty else { return nil }
+                guard let text = Terminal.readVisibleLine(prompt: prompt), !text.isEmpty else { return nil }
                 answer[name] = .string(text)
             case .secret(let prompt):
-                guard let text = Terminal.readHidden(prompt: prompt), !text.isEmpty else { return nil }
+                guard let text = Terminal.readHidden(prompt: prompt)?.utf8Text, !text.isEmpty else { return nil }
                 answer[name] = .string(text)
             case .yesNo(let prompt):
-                guard let text = Terminal.readLine(prompt: prompt, echo: true) else { return nil }
+                guard let text = Terminal.readVisibleLine(prompt: prompt) else { return nil }
                 answer[name] = .bool(["y", "yes"].contains(text.lowercased()))
             }
         }

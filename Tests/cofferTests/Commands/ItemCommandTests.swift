@@ -65,7 +65,62 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual(statuses, [0, 3])
         let list = try coffer(["list"])
         XCTAssertEqual(list.status, 0)
-        XCTAssertEqual(list.stderrText, "coffer: warning: 1 record(s) failed the integrity check and are not listed\n")
+        XCTAssertEqual(list.stderrText, "coffer: warning: 1 record(s) failed the integrity check and are not listed; run 'coffer check'\n")
+    }
+
+    /// An expiry too far away to store is an invalid argument (exit 64), never a crash: before,
+    /// 10^16 s, Int64.max and -Int64.max all crashed the process.
+    func testFarExpiryIsAnInvalidArgument() throws {
+        try initVault()
+        for seconds in ["10000000000000000", "9223372036854775807", "0"] {
+            assertFailure(try coffer(["set", "s", "a", "--expires-in", seconds], stdin: Data("x".utf8)), status: 64,
+                          message: "invalid argument: --expires-in takes 1 to 1000000000000 seconds")
+        }
+        let negative = try coffer(["set", "s", "a", "--expires-in=-9223372036854775807"], stdin: Data("x".utf8))
+        XCTAssertEqual(negative.status, 64, negative.stderrText)
+        XCTAssertEqual(try coffer(["set", "s", "a", "--expires-in", "1000000000000"], stdin: Data("x".utf8)).status, 0)
+    }
+
+    /// A name cannot forge a line in `list`: newline, tab, carriage return, ESC, the other C0
+    /// and C1 controls, DEL, bidi overrides and backslashes are escaped visibly, so each item is
+    /// one line; `--json` keeps the exact names.
+    func testListEscapesControlCharactersInNames() throws {
+        try initVault()
+        let forged = "evil\ngeneric\tbank.example\tadmin"
+        let names = [forged, "cr\rx", "esc\u{1B}[31mred", "soh\u{1}bell\u{7}del\u{7F}", "c1\u{85}\u{9B}", "bidi\u{202E}txt", "back\\slash\\n"]
+        for name in names {
+            XCTAssertEqual(try coffer(["set", name, "acct"], stdin: Data("v".utf8)).status, 0, name)
+        }
+        let list = try coffer(["list"])
+        let lines = list.stdoutText.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        XCTAssertEqual(lines.count, names.count, list.stdoutText)
+        XCTAssertFalse(list.stdoutText.contains("\u{1B}") || list.stdoutText.contains("\r") || list.stdoutText.contains("\u{202E}"))
+        for expected in [
+            "generic\tevil\\ngeneric\\tbank.example\\tadmin\tacct\t", "generic\tcr\\rx\tacct\t",
+            "generic\tesc\\x1b[31mred\tacct\t", "generic\tsoh\\x01bell\\x07del\\x7f\tacct\t",
+            "generic\tc1\\u{0085}\\u{009b}\tacct\t", "generic\tbidi\\u{202e}txt\tacct\t",
+            "generic\tback\\\\slash\\\\n\tacct\t",
+        ] {
+            XCTAssertTrue(lines.contains(Substring(expected)), "missing line \(expected) in \(list.stdoutText)")
+        }
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: try coffer(["list", "--json"]).stdout) as? [[String: Any]])
+        XCTAssertEqual(Set(json.compactMap { $0["service"] as? String }), Set(names))
+    }
+
+    /// A record whose plaintext breaks the format (here: a date of 7 bytes) is an integrity
+    /// failure of that item: `get` exits 3 and `list` skips it with the usual warning, where
+    /// before `get` returned the secret and `list` failed whole.
+    func testMalformedRecordIsSkippedByListAndFailsGet() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["set", "good", "a"], stdin: Data("v".utf8)).status, 0)
+        let forge = try ChildProcess.run(
+            BuiltProducts.executable("coffer-test-helper"), ["forge-malformed", vault.path, passphrase, "bad", "a"])
+        XCTAssertEqual(forge.status, 0, forge.stderrText)
+        assertFailure(try coffer(["get", "bad", "a"]), status: 3, message: "integrity failure: the item's record was modified, moved or copied")
+        let list = try coffer(["list"])
+        XCTAssertEqual(list.status, 0)
+        XCTAssertEqual(list.stdoutText, "generic\tgood\ta\t\n")
+        XCTAssertEqual(list.stderrText, "coffer: warning: 1 record(s) failed the integrity check and are not listed; run 'coffer check'\n")
     }
 
     /// Other failures get their documented statuses: usage 64, too large 65, no vault 66, permissions 77.

@@ -13,6 +13,36 @@ final class SlotCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": "brand new"]).stdoutText, "v")
     }
 
+    /// The KDF column of each passphrase slot `coffer slots` lists.
+    private func passphraseCosts() throws -> [String] {
+        let rows: [[Substring]] = try coffer(["slots"]).stdoutText.split(separator: "\n").map { $0.split(separator: "\t") }
+        return rows.filter { $0.count > 2 && $0[1] == "passphrase" }.map { String($0[2]) }
+    }
+
+    /// After `init --kdf sensitive`, `passwd` keeps the slot SENSITIVE; before, it silently
+    /// dropped to MODERATE, about 5 times cheaper to brute-force.
+    func testPasswdKeepsTheSlotsCost() throws {
+        XCTAssertEqual(try coffer(["init", "--kdf", "sensitive"]).status, 0)
+        let changed = try coffer(["passwd"], environment: ["COFFER_NEW_PASSPHRASE": "brand new"])
+        XCTAssertEqual(changed.status, 0, changed.stderrText)
+        XCTAssertEqual(changed.stderrText, "")
+        XCTAssertEqual(try passphraseCosts(), ["argon2id ops=4 mem=1024MiB"])
+    }
+
+    /// A new passphrase slot gets the strongest existing cost; only an explicit --kdf lowers a
+    /// cost, and the command says so on stderr.
+    func testOnlyAnExplicitKdfLowersTheCostAndItIsReported() throws {
+        XCTAssertEqual(try coffer(["init", "--kdf", "moderate"]).status, 0)
+        let added = try coffer(["slots", "add", "--add-passphrase"], environment: ["COFFER_NEW_PASSPHRASE": "second"])
+        XCTAssertEqual(added.status, 0, added.stderrText)
+        XCTAssertEqual(try passphraseCosts(), ["argon2id ops=3 mem=256MiB", "argon2id ops=3 mem=256MiB"])
+
+        let lowered = try coffer(["passwd", "--kdf", "interactive"], environment: ["COFFER_NEW_PASSPHRASE": "third"])
+        XCTAssertEqual(lowered.status, 0, lowered.stderrText)
+        XCTAssertTrue(lowered.stderrText.hasPrefix("coffer: note: --kdf gives this passphrase a lower Argon2id cost"), lowered.stderrText)
+        XCTAssertEqual(try passphraseCosts(), ["argon2id ops=2 mem=64MiB", "argon2id ops=3 mem=256MiB"])
+    }
+
     /// `slots` lists, `slots add --add-keyfile` adds a key file that opens the vault, `slots remove`
     /// removes a slot, and the last slot cannot be removed.
     func testSlots() throws {
