@@ -24,6 +24,8 @@ extension DevBackend {
         public var challenges = 0
         /// MobileFirst and MCA token requests (code exchanges).
         public var codeExchanges = 0
+        /// MobileFirst logouts of a security check.
+        public var checkLogouts = 0
 
         public init() {}
     }

@@ -45,6 +45,7 @@ struct CofferCommand: AsyncParsableCommand {
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var network: NetworkOptions
 
     /// Runs the command, mapping every error to one line on stderr and its exit status.
     ///

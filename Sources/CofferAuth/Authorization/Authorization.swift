@@ -48,7 +48,8 @@ public actor Authorization {
         self.store = SessionStore(keychain: keychain, account: configuration.sessionAccount, label: "Coffer session for \(backend.backendID)")
         self.transport = HTTPTransport(
             client: httpClient, timeout: configuration.requestTimeout,
-            maxBodyBytes: configuration.maxResponseBytes, logger: configuration.logger)
+            maxBodyBytes: configuration.maxResponseBytes,
+            allowsInsecureHTTP: configuration.allowInsecureHTTP, logger: configuration.logger)
     }
 
     /// The HTTP client facades use unless given another: no redirects, no decompression, and
@@ -206,7 +207,8 @@ public actor Authorization {
 
         do {
             let stored = try store.load()
-            if let stored, stored.binding == backend.binding, let token = stored.token, !tokens.contains(token) {
+            // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
+            if let stored, stored.binding == backend.binding, let token = stored.token, !tokens.contains(where: { $0.value == token.value }) {
                 tokens.append(token)
             }
             if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {

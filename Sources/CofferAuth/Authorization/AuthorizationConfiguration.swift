@@ -20,6 +20,10 @@ extension Authorization {
         public var now: @Sendable () -> Date
         /// Where the facade logs. It never logs secrets.
         public var logger: Logger
+        /// Whether credentials and tokens may go over plain HTTP to a host that is not loopback.
+        /// Default: `false`, and every such request is refused with ``AuthError/invalidRequest(reason:)``
+        /// before any connection (``TransportSecurity``). When `true`, each one logs a warning.
+        public var allowInsecureHTTP: Bool
 
         public init(
             tokenExchangeTimeout: TimeInterval = 6 * 3600,
@@ -28,7 +32,8 @@ extension Authorization {
             maxResponseBytes: Int = 1 << 20,
             sessionAccount: String = "session",
             now: @escaping @Sendable () -> Date = { Date() },
-            logger: Logger = Logger(label: "coffer.auth")
+            logger: Logger = Logger(label: "coffer.auth"),
+            allowInsecureHTTP: Bool = false
         ) {
             self.tokenExchangeTimeout = tokenExchangeTimeout
             self.clockSkewLeeway = clockSkewLeeway
@@ -37,6 +42,7 @@ extension Authorization {
             self.sessionAccount = sessionAccount
             self.now = now
             self.logger = logger
+            self.allowInsecureHTTP = allowInsecureHTTP
         }
     }
 }

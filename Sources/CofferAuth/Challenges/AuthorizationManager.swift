@@ -57,7 +57,8 @@ public actor AuthorizationManager {
             ClientAccessWire(server: server, appURL: authorizationServer.appendingPathComponent(ClientAccessPath.apps).appendingPathComponent(tenantID))
         }
         self.transport = HTTPTransport(
-            client: httpClient, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBytes, logger: configuration.logger)
+            client: httpClient, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBytes,
+            allowsInsecureHTTP: configuration.allowInsecureHTTP, logger: configuration.logger)
         self.store = SessionStore(
             keychain: keychain, account: configuration.sessionAccount ?? "challenges \(server.storageKey)",
             label: "Coffer challenge client for \(server.storageKey)", kind: "challenges")
@@ -114,6 +115,30 @@ public actor AuthorizationManager {
             throw .logoutIncomplete([LogoutFailure(step: .serverLogout, reason: error.description)])
         }
         configuration.logger.info("logged out of a security check", metadata: ["check": "\(securityCheck)"])
+    }
+
+    /// Ends the client entirely: removes its item from the keychain first (the registration and
+    /// its client secret, every token, the user), then logs it out at the server of every
+    /// security check it held a token for or was authenticated by (MobileFirst). A later
+    /// request registers a new client. Throws ``AuthError/logoutIncomplete(_:)`` naming each
+    /// server step that failed; the local step is done by then.
+    public func logoutAll() async throws(AuthError) {
+        epoch += 1
+        let ended = try loaded()
+        try store.remove()
+        session = ChallengeSession(server: server)
+        guard let registration = ended.registration else { return }
+        let checks = Set(ended.tokens.flatMap(\.scope.elements) + [ended.user?.authenticatedBy].compactMap { $0 })
+        var failures: [LogoutFailure] = []
+        for check in checks.sorted() where ChallengeText.isValidName(check) {
+            do {
+                _ = try await wire.logout(check: check, client: registration, transport: transport)
+            } catch {
+                failures.append(LogoutFailure(step: .serverLogout, reason: "\(check): \(error.description)"))
+            }
+        }
+        guard failures.isEmpty else { throw .logoutIncomplete(failures) }
+        configuration.logger.info("logged the client out and forgot it", metadata: ["server": "\(server.storageKey)"])
     }
 
     /// Whether `securityCheck` (or realm) is challenged: from its first challenge until it

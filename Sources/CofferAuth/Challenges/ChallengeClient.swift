@@ -49,6 +49,21 @@ public final class ChallengeClient: Sendable {
         registry.register(RealmDelegateResponder(name: realm, delegate: delegate))
     }
 
+    /// The servers whose clients `keychain` holds (items written by a ``ChallengeClient`` with
+    /// its default ``Configuration/sessionAccount``), so that an app can end them all, for
+    /// example with ``AuthorizationManager/logoutAll()``. Items that cannot be decoded are left out.
+    public static func storedServers(in keychain: Keychain) throws(AuthError) -> [ChallengeServer] {
+        let items: [ItemAttributes]
+        do { items = try keychain.items(matching: ["coffer.auth": "challenges"]) } catch { throw .storage(error) }
+        var servers: [ChallengeServer] = []
+        for item in items {
+            if let server = try SessionStore<ChallengeSession>(keychain: keychain, account: item.id.account, label: "").load()?.server {
+                servers.append(server)
+            }
+        }
+        return servers
+    }
+
     /// Sends `request`: the same as ``ResourceRequest/send(using:)``.
     public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
         try await authorizationManager.perform(request)

@@ -27,6 +27,10 @@ extension ChallengeClient {
         public var now: @Sendable () -> Date
         /// Where the client logs. It never logs answers, secrets or tokens.
         public var logger: Logger
+        /// Whether answers, secrets and tokens may go over plain HTTP to a host that is not
+        /// loopback. Default: `false` (refused before any connection, ``TransportSecurity``);
+        /// when `true`, each such request logs a warning.
+        public var allowInsecureHTTP: Bool
 
         /// Policies with the given values; every one has a default.
         public init(
@@ -38,7 +42,8 @@ extension ChallengeClient {
             maxResponseBytes: Int = 1 << 20,
             sessionAccount: String? = nil,
             now: @escaping @Sendable () -> Date = { Date() },
-            logger: Logger = Logger(label: "coffer.challenges")
+            logger: Logger = Logger(label: "coffer.challenges"),
+            allowInsecureHTTP: Bool = false
         ) {
             self.challengeTimeout = challengeTimeout
             self.maxChallengeRounds = maxChallengeRounds
@@ -49,6 +54,7 @@ extension ChallengeClient {
             self.sessionAccount = sessionAccount
             self.now = now
             self.logger = logger
+            self.allowInsecureHTTP = allowInsecureHTTP
         }
     }
 }

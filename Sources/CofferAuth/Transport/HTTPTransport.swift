@@ -6,19 +6,24 @@ import NIOHTTP1
 
 /// Sends one request and reads its whole reply, within a deadline and a size limit.
 ///
-/// Every failure is an ``AuthError``: the deadline gives ``AuthError/timeout`` (it covers the
-/// body too, so a reply that stalls halfway cannot hang the caller), a body over the limit
-/// ``AuthError/malformedResponse(reason:)``, a failed connection ``AuthError/transport(reason:)``,
-/// and cancellation ``AuthError/cancelled``.
+/// Every failure is an ``AuthError``: a URL that ``TransportSecurity`` refuses (plain HTTP to a
+/// host that is not loopback) ``AuthError/invalidRequest(reason:)`` before any connection, the
+/// deadline ``AuthError/timeout`` (it covers the body too, so a reply that stalls halfway
+/// cannot hang the caller), a body over the limit ``AuthError/malformedResponse(reason:)``, a
+/// failed connection ``AuthError/transport(reason:)``, and cancellation ``AuthError/cancelled``.
 struct HTTPTransport: Sendable {
     let client: HTTPClient
     /// The deadline for the whole exchange, body included.
     let timeout: Duration
     /// The largest body read; a larger one is an error.
     let maxBodyBytes: Int
+    /// Whether plain HTTP may go to hosts that are not loopback (with a warning each time).
+    let allowsInsecureHTTP: Bool
     let logger: Logger
 
     func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+        guard let url = URL(string: request.url) else { throw .invalidRequest(reason: "not a URL") }
+        try TransportSecurity.check(url, allowInsecureHTTP: allowsInsecureHTTP, logger: logger)
         let outcome: Result<HTTPResponse, AuthError> = await withTaskGroup(of: Result<HTTPResponse, AuthError>?.self) { group in
             group.addTask { await perform(request) }
             group.addTask {

@@ -32,6 +32,7 @@ extension DevBackendState {
             }
             guard self.clients.withChecks(of: clientID, { $0[check] = nil }) != nil else { return Reply.unknownClient() }
             self.tokens.revokeAll(of: clientID, scopeContaining: check)
+            self.statistics.count(\.checkLogouts)
             return Reply.json([:])
         }
     }

@@ -10,10 +10,13 @@ struct AuthProfile {
     static let backendAccount = "backend"
 
     let keychain: Keychain
+    /// Whether --insecure-http allows plain HTTP to hosts that are not loopback.
+    let allowsInsecureHTTP: Bool
 
     /// The profile in `store`: the vault, or the Secret Service with `--backend secret-service`.
-    init(store: any CredentialStore) {
+    init(store: any CredentialStore, network: NetworkOptions) {
         keychain = Keychain(service: Self.service, store: store)
+        allowsInsecureHTTP = network.insecureHTTP
     }
 
     /// The backend of the last login, or `nil` when not logged in.
@@ -41,7 +44,9 @@ struct AuthProfile {
 
     /// A facade on `backend` that keeps its session in this store.
     func authorization(for backend: MobileBackend) -> Authorization {
-        Authorization(backend: backend, keychain: keychain, configuration: Authorization.Configuration(logger: Self.logger))
+        Authorization(
+            backend: backend, keychain: keychain,
+            configuration: Authorization.Configuration(logger: Self.logger, allowInsecureHTTP: allowsInsecureHTTP))
     }
 
     /// Warnings and errors on stderr; stdout carries only the command's output.

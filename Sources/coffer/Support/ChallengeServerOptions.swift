@@ -55,7 +55,7 @@ struct ChallengeServerOptions: ParsableArguments {
 
     /// A client of `server` whose handlers answer from `--answers-json-fd`, else at the
     /// terminal, else cancel.
-    func client(of server: ChallengeServer, keychain: Keychain) throws -> ChallengeClient {
+    func client(of server: ChallengeServer, keychain: Keychain, allowInsecureHTTP: Bool) throws -> ChallengeClient {
         let source: any ChallengeAnswerSource
         var names: Set<String>
         if let answersFD {
@@ -67,7 +67,8 @@ struct ChallengeServerOptions: ParsableArguments {
         }
         let client = ChallengeClient(
             server: server, keychain: keychain,
-            configuration: ChallengeClient.Configuration(challengeTimeout: .seconds(challengeTimeout), logger: AuthProfile.logger))
+            configuration: ChallengeClient.Configuration(
+                challengeTimeout: .seconds(challengeTimeout), logger: AuthProfile.logger, allowInsecureHTTP: allowInsecureHTTP))
         if mcaTenant != nil {
             names.insert(mcaRealm)
             for realm in names { client.registerAuthenticationDelegate(CLIRealmDelegate(source: source), forRealm: realm) }

@@ -32,8 +32,9 @@ struct MobileBackendOptions: ParsableArguments {
     var isGiven: Bool { url != nil || id != nil }
 
     /// The backend these options describe. The client secret is read from its descriptor.
-    func mobileBackend() throws -> MobileBackend {
+    func mobileBackend(network: NetworkOptions) throws -> MobileBackend {
         guard let url, let id else { throw CLIError.usage("--backend-url and --backend-id are required") }
+        for text in [url, tokenURL, revocationURL].compactMap({ $0 }) { try network.check(try Self.parse(text)) }
         let authentication: AuthenticationType
         if let tokenURL {
             guard let clientID, let clientSecretFD else {

@@ -151,6 +151,71 @@ final class AuthCommandsTests: XCTestCase {
         XCTAssertFalse(stopped.stderrText.contains("bob:pw"), "the server logs no credentials")
     }
 
+    /// A backend on plain HTTP to a host that is not loopback is refused (exit 64) before the
+    /// password is read or any connection is made: before, `Authorization: Basic` went in clear.
+    func testPlainHTTPToARemoteBackendIsRefused() throws {
+        let message = "invalid request: refusing plain HTTP to 192.0.2.1: credentials and tokens go only over HTTPS or to a loopback address (opt in with allowInsecureHTTP, or --insecure-http)"
+        let basic = try cli.run(["login", "--backend-url", "http://192.0.2.1", "--backend-id", "b", "--user", "u"], stdin: "pw\n")
+        XCTAssertEqual(basic.status, 64)
+        XCTAssertEqual(basic.stderrText, "coffer: \(message)\n")
+        let token = try cli.run(
+            ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name, "--oauth-token-url", "http://192.0.2.1/token",
+             "--client-id", client.id, "--client-secret-fd", "3"],
+            stdin: user.password, inputs: [3: Data(client.secret.utf8)])
+        XCTAssertEqual(token.status, 64)
+        XCTAssertEqual(token.stderrText, "coffer: \(message)\n")
+        let request = try cli.run(["request", "http://192.0.2.1/mfp/balance", "--mobilefirst"])
+        XCTAssertEqual(request.status, 64)
+        XCTAssertEqual(backend.statistics.tokenRequests + backend.statistics.basicChecks, 0)
+    }
+
+    /// `--insecure-http` lets plain HTTP reach a host that is not loopback, with a warning on
+    /// stderr. (0.0.0.0 is not loopback by the rule, yet on Linux it reaches this machine.)
+    func testInsecureHTTPOptsInWithAWarning() throws {
+        let port = try XCTUnwrap(backend.baseURL.port)
+        let remoteURL = "http://0.0.0.0:\(port)"
+        let arguments = ["login", "--backend-url", remoteURL, "--backend-id", "coffer-dev", "--user", user.name,
+                         "--oauth-token-url", remoteURL + "/oauth2/v1/token", "--client-id", client.id, "--client-secret-fd", "3"]
+        XCTAssertEqual(try cli.run(arguments, stdin: user.password, inputs: [3: Data(client.secret.utf8)]).status, 64)
+        let login = try cli.run(arguments + ["--insecure-http"], stdin: user.password, inputs: [3: Data(client.secret.utf8)])
+        XCTAssertEqual(login.status, 0, login.stderrText)
+        XCTAssertTrue(login.stderrText.contains("sending credentials over plain HTTP to a host that is not loopback"), login.stderrText)
+        assertNoSecrets([login])
+    }
+
+    /// The dev backend refuses a host that is not loopback, and with --allow-remote it still
+    /// requires explicit users and clients, since the defaults are published.
+    func testDevBackendRefusesARemoteHostWithPublishedCredentials() throws {
+        let refused = try cli.run(["dev-backend", "--host", "0.0.0.0"])
+        XCTAssertEqual(refused.status, 64)
+        XCTAssertTrue(refused.stderrText.contains("add --allow-remote"), refused.stderrText)
+        let defaults = try cli.run(["dev-backend", "--host", "0.0.0.0", "--allow-remote"])
+        XCTAssertEqual(defaults.status, 64)
+        XCTAssertEqual(defaults.stderrText, "coffer: --allow-remote needs --user and --oauth-client: the default user and client are published\n")
+        let partial = try cli.run(["dev-backend", "--host", "::", "--allow-remote", "--user", "a:b"])
+        XCTAssertEqual(partial.status, 64)
+    }
+
+    /// `logout --all` ends the login (token revoked) and every MobileFirst client (logged out of
+    /// its security check at the server), and removes every coffer.auth item, the client's
+    /// registration included: before, client items with their secret and token stayed.
+    func testLogoutAllEndsEverySessionAndClient() throws {
+        XCTAssertEqual(try logIn().status, 0)
+        let balance = try cli.run(
+            ["request", backend.mobileFirstURL("balance").absoluteString, "--mobilefirst", "--answers-json-fd", "3"],
+            inputs: [3: Data(#"{"PinCodeAttempts": [{"pin": "1234"}]}"#.utf8)])
+        XCTAssertEqual(balance.status, 0, balance.stderrText)
+        XCTAssertEqual(try cli.run(["list", "--service", "coffer.auth"]).stdoutText.split(separator: "\n").count, 3, "backend, session, client")
+
+        let logout = try cli.run(["logout", "--all"])
+        XCTAssertEqual(logout.status, 0, logout.stderrText)
+        XCTAssertEqual(try cli.run(["list", "--service", "coffer.auth"]).stdoutText, "")
+        XCTAssertEqual(backend.statistics.revocations, 1)
+        XCTAssertEqual(backend.statistics.checkLogouts, 1)
+        XCTAssertEqual(try cli.run(["status"]).status, 4)
+        XCTAssertEqual(try cli.run(["logout", "--all"]).status, 0, "nothing left is not an error")
+    }
+
     /// `coffer dev-backend --help` lists its defaults: the demo user, the backend id and the client.
     func testDevBackendHelpListsDefaults() throws {
         let help = try cli.run(["dev-backend", "--help"])

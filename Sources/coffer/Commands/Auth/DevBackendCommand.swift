@@ -1,9 +1,10 @@
 import ArgumentParser
+import CofferAuth
 import CofferDevBackend
 import Foundation
 import Logging
 
-struct DevBackendCommand: AsyncParsableCommand {
+struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
     typealias Defaults = DevBackend.Configuration
 
     static let configuration = CommandConfiguration(
@@ -29,13 +30,18 @@ struct DevBackendCommand: AsyncParsableCommand {
                                  success 60 s, remember-me 120 s
                 PinCodeAttempts  PIN 1234; 3 attempts, blocked 60 s; success 60 s
               MCA          tenant \(ClientAccessConfiguration.defaultTenantID), realm \(ClientAccessConfiguration.defaultRealm)
-            These are throwaway development credentials; the server listens on loopback only by default.
+            These are throwaway development credentials, so the server listens on loopback only: \
+            a --host that is not loopback is refused unless --allow-remote is given, and then \
+            --user and --oauth-client are required and no default user, client or SSO token is \
+            served (the MobileFirst sample checks keep their published answers: do not expose them).
             """)
 
     @ParentCommand var root: CofferCommand
 
     @Option(help: "The port (0: any free port).") var port = 0
-    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The address to listen on (loopback unless --allow-remote).") var host = "127.0.0.1"
+    @Flag(name: .customLong("allow-remote"), help: "Allow a --host that is not loopback; requires --user and --oauth-client.")
+    var allowRemote = false
     @Option(name: .customLong("backend-id"), help: ArgumentHelp("The backend id.", valueName: "id"))
     var backendID = Defaults.defaultBackendID
     @Option(name: .customLong("user"), help: ArgumentHelp("A user (repeatable; replaces the default user).", valueName: "name:password"))
@@ -49,8 +55,19 @@ struct DevBackendCommand: AsyncParsableCommand {
     @Option(name: .customLong("exchange-token-lifetime"), help: ArgumentHelp("Exchanged-token lifetime in seconds.", valueName: "seconds"))
     var exchangeTokenLifetime: Int = 21_600
 
+    var cofferRoot: CofferCommand { root }
+
     func run() async throws {
         guard tokenLifetime > 0, exchangeTokenLifetime > 0 else { throw CLIError.usage("token lifetimes must be positive") }
+        let remote = !TransportSecurity.isLoopback(host: host)
+        if remote {
+            guard allowRemote else {
+                throw CLIError.usage("--host \(host) is not a loopback address: the dev backend's credentials are published; add --allow-remote to serve it anyway")
+            }
+            guard !users.isEmpty, client != nil else {
+                throw CLIError.usage("--allow-remote needs --user and --oauth-client: the default user and client are published")
+            }
+        }
         var logger = Logger(label: "coffer.dev-backend") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = .info
         var configuration = Defaults(
@@ -58,9 +75,9 @@ struct DevBackendCommand: AsyncParsableCommand {
             tokenLifetime: TimeInterval(tokenLifetime), exchangeTokenLifetime: TimeInterval(exchangeTokenLifetime), logger: logger)
         if !users.isEmpty { configuration.users = try Self.pairs(users, "--user") }
         if let client { configuration.clients = try Self.pairs([client], "--oauth-client") }
-        if !ssoTokens.isEmpty { configuration.ssoTokens = try Self.pairs(ssoTokens, "--sso-token") }
+        if !ssoTokens.isEmpty || remote { configuration.ssoTokens = try Self.pairs(ssoTokens, "--sso-token") }
         try await DevBackend.run(configuration) { url in
-            FileHandle.standardOutput.write(Data((url.absoluteString + "\n").utf8))
+            do { try StandardStreams.printLine(url.absoluteString) } catch { CofferCommand.fail(error) }
         }
     }
 

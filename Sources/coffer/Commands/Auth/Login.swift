@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferAuth
 import Foundation
 
-struct Login: AsyncParsableCommand {
+struct Login: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "Log in to a mobile backend; the session persists in the vault.",
         discussion: """
@@ -19,13 +19,16 @@ struct Login: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user name.", valueName: "name"))
     var user: String
 
+    var cofferRoot: CofferCommand { root }
+    var ownDescriptors: [Int32] { [backend.clientSecretFD].compactMap { $0 } }
+
     func run() async throws {
-        let mobileBackend = try backend.mobileBackend()
+        let mobileBackend = try backend.mobileBackend(network: root.network)
         let password = try SecretInput.fromStdin(prompt: "Password for \(user): ", what: "password")
-        let profile = AuthProfile(store: try root.store())
+        let profile = AuthProfile(store: try root.store(), network: root.network)
         let auth = profile.authorization(for: mobileBackend)
         try await auth.authenticate(userName: user, password: password)
         try profile.save(mobileBackend)
-        print("logged in as \(user)" + SessionText.expiry(await auth.tokenExpiresAt))
+        try StandardStreams.printLine("logged in as \(TerminalText.escaped(user))" + SessionText.expiry(await auth.tokenExpiresAt))
     }
 }

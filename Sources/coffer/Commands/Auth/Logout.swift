@@ -1,24 +1,78 @@
 import ArgumentParser
 import CofferAuth
 
-struct Logout: AsyncParsableCommand {
+struct Logout: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "Log out: remove the session from the vault, then revoke the token.",
-        discussion: "Everything local is removed even when the backend is unreachable; a step that failed is named, with exit status 6.")
+        discussion: """
+            Everything local is removed even when the backend is unreachable; a step that failed \
+            is named, with exit status 6. With --all, every session and client in the store ends: \
+            the login (token revoked), and every MobileFirst and Mobile Client Access client \
+            (logged out of its security checks where the server allows); then every item of \
+            service coffer.auth is removed, client keys and secrets included.
+            """)
 
     @ParentCommand var root: CofferCommand
 
+    @Flag(help: "End every session and challenge client, and remove every coffer.auth item.")
+    var all = false
+
+    var cofferRoot: CofferCommand { root }
+
     func run() async throws {
-        let profile = AuthProfile(store: try root.store())
-        guard let backend = try profile.backend() else {
-            print("not logged in")
+        let profile = AuthProfile(store: try root.store(), network: root.network)
+        guard all else {
+            try await logOutOfTheBackend(profile)
             return
+        }
+        var failures: [String] = []
+        var lines: [String] = []
+        do {
+            if let line = try await logOutOfTheBackend(profile, quietly: true) { lines.append(line) }
+        } catch let error as AuthError {
+            failures.append(error.description)
+        } catch let error as CLIError {
+            failures.append(error.message)
+        }
+        for server in try ChallengeClient.storedServers(in: profile.keychain) {
+            let client = ChallengeClient(
+                server: server, keychain: profile.keychain,
+                configuration: ChallengeClient.Configuration(logger: AuthProfile.logger, allowInsecureHTTP: profile.allowsInsecureHTTP))
+            do {
+                try await client.authorizationManager.logoutAll()
+            } catch {
+                failures.append("\(server.url.absoluteString): \(error.description)")
+            }
+            lines.append("ended the client of \(TerminalText.escaped(server.url.absoluteString))")
+        }
+        let removed = try profile.keychain.removeAll()
+        lines.append("removed \(removed) remaining coffer.auth item(s)")
+        try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))
+        guard failures.isEmpty else {
+            throw CLIError(message: "logout incomplete (everything local is removed): " + failures.joined(separator: "; "), exitStatus: 6)
+        }
+    }
+
+    /// Logs out of the backend of `coffer login`; returns the line to print (printed here unless `quietly`).
+    @discardableResult
+    private func logOutOfTheBackend(_ profile: AuthProfile, quietly: Bool = false) async throws -> String? {
+        let backend: MobileBackend?
+        do {
+            backend = try profile.backend()
+        } catch {
+            try profile.removeBackend()
+            throw error
+        }
+        guard let backend else {
+            if !quietly { try StandardStreams.printLine("not logged in") }
+            return nil
         }
         let auth = profile.authorization(for: backend)
         let outcome: Result<LogoutReport, AuthError>
         do throws(AuthError) { outcome = .success(try await auth.logout()) } catch { outcome = .failure(error) }
         try profile.removeBackend()
-        let report = try outcome.get()
-        print("logged out" + (report.revoked ? "; token revoked" : ""))
+        let line = "logged out" + (try outcome.get().revoked ? "; token revoked" : "")
+        if !quietly { try StandardStreams.printLine(line) }
+        return line
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferAuth
 import Foundation
 
-struct Request: AsyncParsableCommand {
+struct Request: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "GET a protected URL and print the body: with the stored login, or answering MobileFirst or MCA challenges.",
         discussion: """
@@ -44,12 +44,17 @@ struct Request: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The URL, or (with the stored login) a path below the backend's base URL.", valueName: "url"))
     var url: String
 
+    var cofferRoot: CofferCommand { root }
+    var ownDescriptors: [Int32] { [challenges.answersFD].compactMap { $0 } }
+
     func run() async throws {
-        let profile = AuthProfile(store: try root.store())
+        if !url.hasPrefix("/") { try root.network.check(try MobileBackendOptions.parse(url)) }
+        let profile = AuthProfile(store: try root.store(), network: root.network)
         let response: HTTPResponse
         if challenges.isGiven {
             let target = try MobileBackendOptions.parse(url)
-            let client = try challenges.client(of: try challenges.server(for: target), keychain: profile.keychain)
+            let client = try challenges.client(
+                of: try challenges.server(for: target), keychain: profile.keychain, allowInsecureHTTP: profile.allowsInsecureHTTP)
             response = try await ResourceRequest(url: target).send(using: client)
         } else {
             let backend = try profile.requireBackend()
@@ -58,8 +63,8 @@ struct Request: AsyncParsableCommand {
                 : try MobileBackendOptions.parse(url)
             response = try await profile.authorization(for: backend).get(target)
         }
-        FileHandle.standardOutput.write(response.body)
-        if !response.body.isEmpty, response.body.last != UInt8(ascii: "\n") { FileHandle.standardOutput.write(Data("\n".utf8)) }
+        try StandardStreams.write(response.body)
+        if !response.body.isEmpty, response.body.last != UInt8(ascii: "\n") { try StandardStreams.write(Array("\n".utf8)) }
         guard response.isSuccess else { throw CLIError(message: "HTTP \(response.status)", exitStatus: 5) }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CofferAuth
 
-struct SSOExchange: AsyncParsableCommand {
+struct SSOExchange: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         commandName: "sso-exchange",
         abstract: "Exchange a third-party token (read from stdin) for a backend token.",
@@ -18,13 +18,16 @@ struct SSOExchange: AsyncParsableCommand {
     @Flag(help: "Store the exchanged token in the vault.")
     var store = false
 
+    var cofferRoot: CofferCommand { root }
+    var ownDescriptors: [Int32] { [backend.clientSecretFD].compactMap { $0 } }
+
     func run() async throws {
-        let profile = AuthProfile(store: try root.store())
-        let mobileBackend = backend.isGiven ? try backend.mobileBackend() : try profile.requireBackend()
+        let profile = AuthProfile(store: try root.store(), network: root.network)
+        let mobileBackend = backend.isGiven ? try backend.mobileBackend(network: root.network) : try profile.requireBackend()
         let token = try SecretInput.fromStdin(prompt: "Third-party token: ", what: "third-party token")
         let auth = profile.authorization(for: mobileBackend)
         try await auth.authenticateSSOTokenExchange(token, storeAccessToken: store)
         if store { try profile.save(mobileBackend) }
-        print("exchanged" + SessionText.expiry(await auth.tokenExpiresAt) + (store ? "; stored in the vault" : "; not stored"))
+        try StandardStreams.printLine("exchanged" + SessionText.expiry(await auth.tokenExpiresAt) + (store ? "; stored in the vault" : "; not stored"))
     }
 }

@@ -15,9 +15,9 @@ enum SessionText {
 
     /// One line describing `status` for humans.
     static func describe(_ status: SessionStatus) -> String {
-        let who = status.userName.map { " as \($0)" } ?? ""
+        let who = status.userName.map { " as \(TerminalText.escaped($0))" } ?? ""
         let how = status.method.map { " (\($0.rawValue))" } ?? ""
-        let backend = status.backend.map { " at \($0)" } ?? ""
+        let backend = status.backend.map { " at \(TerminalText.escaped("\($0)"))" } ?? ""
         if status.isAuthorized { return "authorized\(who)\(how)\(backend)\(expiry(status.tokenExpiresAt))" }
         if status.isBackendMismatch { return "not authorized: the stored session belongs to another backend or version" }
         guard let expired = status.tokenExpiresAt else { return "not logged in" }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferAuth
 import Foundation
 
-struct Status: AsyncParsableCommand {
+struct Status: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
         abstract: "Show the login session stored in the vault, without the network.",
         discussion: "Exit status 0 when a request can be authorized now, 4 otherwise.")
@@ -12,8 +12,10 @@ struct Status: AsyncParsableCommand {
     @Flag(help: "Print the status as JSON.")
     var json = false
 
+    var cofferRoot: CofferCommand { root }
+
     func run() async throws {
-        let profile = AuthProfile(store: try root.store())
+        let profile = AuthProfile(store: try root.store(), network: root.network)
         var status = SessionStatus()
         if let backend = try profile.backend() {
             let auth = profile.authorization(for: backend)
@@ -24,9 +26,9 @@ struct Status: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             encoder.dateEncodingStrategy = .iso8601
-            print(String(decoding: try encoder.encode(status), as: UTF8.self))
+            try StandardStreams.write(try encoder.encode(status) + Data("\n".utf8))
         } else {
-            print(SessionText.describe(status))
+            try StandardStreams.printLine(SessionText.describe(status))
         }
         // Not an error: the line above says why. exit() flushes stdout.
         if !status.isAuthorized { Foundation.exit(4) }

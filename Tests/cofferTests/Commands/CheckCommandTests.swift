@@ -1,0 +1,32 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// `coffer check`: exit 0 and a summary for a sound vault, exit 3 and one line per problem otherwise.
+final class CheckCommandTests: CLITestCase {
+    func testSoundAndDamagedVaults() throws {
+        try initVault()
+        for account in ["a", "b", "c"] {
+            XCTAssertEqual(try coffer(["set", "s", account], stdin: Data("v".utf8)).status, 0)
+        }
+        let clean = try coffer(["check"])
+        XCTAssertEqual(clean.status, 0, clean.stderrText)
+        XCTAssertEqual(clean.stdoutText, "3 sound record(s), 0 problem(s)\n")
+
+        // Damage one row key, as a bad sector might: `get` of that item now says "not found".
+        let damage = try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["python3", "-c", "import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); k=d.execute('select row_key from items order by row_key limit 1').fetchone()[0]; d.execute('update items set row_key=? where row_key=?', (bytes([k[0]^1])+k[1:], k)); d.commit()", vault.path])
+        XCTAssertEqual(damage.status, 0, damage.stderrText)
+        let statuses = try ["a", "b", "c"].map { try coffer(["get", "s", $0]).status }
+        XCTAssertEqual(statuses.sorted(), [0, 0, 1], "a point lookup cannot tell a damaged row from an absent one")
+
+        let damaged = try coffer(["check"])
+        XCTAssertEqual(damaged.status, 3)
+        let lines = damaged.stdoutText.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, damaged.stdoutText)
+        XCTAssertTrue(lines[0].hasPrefix("problem: record ") && lines[0].hasSuffix(": fails authentication (edited, moved or copied)"), String(lines[0]))
+        XCTAssertEqual(lines[1], "2 sound record(s), 1 problem(s)")
+        XCTAssertEqual(damaged.stderrText, "coffer: the vault has 1 problem(s)\n")
+    }
+}
