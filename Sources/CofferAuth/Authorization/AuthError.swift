@@ -55,6 +55,24 @@ public enum AuthError: Error, Sendable, Hashable {
     case challengeTimeout(check: String)
     /// The server kept challenging past ``ChallengeClient/Configuration/maxChallengeRounds``.
     case tooManyChallengeRounds(check: String)
+
+    // OpenID Connect and OAuth 2.0 logins:
+
+    /// The session cannot be renewed without the user: the provider refused the refresh token
+    /// (`invalid_grant`: revoked, expired, or reused after rotation), or the session holds none.
+    /// The stored session has been cleared; log in again.
+    case reauthenticationRequired
+    /// The user, or the provider, refused the login (`access_denied`).
+    case accessDenied
+    /// The provider ended the login with another error code (RFC 6749 §4.1.2.1, RFC 8628 §3.5),
+    /// such as `invalid_scope` or `server_error`.
+    case authorizationError(code: String)
+    /// The device code expired before the user approved it (RFC 8628 `expired_token`).
+    case deviceCodeExpired
+    /// A reply failed a security check: metadata or an authorization response for another
+    /// issuer, or an ID token whose signature, issuer, audience, times or nonce are wrong.
+    /// Nothing from it was used or stored.
+    case untrustedResponse(reason: String)
 }
 
 extension AuthError: CustomStringConvertible {
@@ -81,6 +99,11 @@ extension AuthError: CustomStringConvertible {
         case .noHandler(let check): "no challenge handler is registered for \(check)"
         case .challengeTimeout(let check): "the \(check) challenge was not answered in time"
         case .tooManyChallengeRounds(let check): "\(check) kept challenging; gave up"
+        case .reauthenticationRequired: "the session has ended at the provider; log in again"
+        case .accessDenied: "the login was refused (access_denied)"
+        case .authorizationError(let code): "the provider ended the login: \(code)"
+        case .deviceCodeExpired: "the device code expired before the login was approved"
+        case .untrustedResponse(let reason): "untrusted reply from the provider: \(reason)"
         }
     }
 }

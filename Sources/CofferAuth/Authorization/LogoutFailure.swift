@@ -1,9 +1,11 @@
-/// A step of ``Authorization/logout(clearCredentials:)`` that failed.
+/// A step of a logout that failed.
 public struct LogoutFailure: Sendable, Hashable, CustomStringConvertible {
     /// The steps of a logout, in the order they run.
     public enum Step: String, Sendable, Hashable {
-        /// Revoking the token at the backend's RFC 7009 endpoint.
+        /// Revoking the access token at the RFC 7009 endpoint.
         case revokeToken
+        /// Revoking the refresh token at the RFC 7009 endpoint (OpenID logins).
+        case revokeRefreshToken
         /// Removing the stored session from the keychain.
         case removeStoredSession
         /// Logging the client out of a security check at the server (MobileFirst's

@@ -6,8 +6,8 @@ struct OAuthClient: Sendable {
     let clientID: String
     let clientSecret: String
 
-    /// `Authorization: Basic …` for the client (RFC 6749 §2.3.1: each part form-encoded first).
-    var authorizationHeader: String {
-        BasicCredentials(user: FormEncoding.escape(clientID), password: FormEncoding.escape(clientSecret)).headerValue
-    }
+    var credentials: ClientCredentials { ClientCredentials(id: clientID, secret: clientSecret) }
+
+    /// `Authorization: Basic …` for the client (RFC 6749 §2.3.1).
+    var authorizationHeader: String { credentials.authorizationHeader ?? "" }
 }

@@ -12,6 +12,11 @@ enum TokenEndpointReply {
         }
     }
 
+    /// The RFC 6749 §5.2 `error` code of a reply, when it carries one.
+    static func errorCode(_ response: HTTPResponse) -> String? {
+        (try? JSONReply.object(response))?["error"]?.stringValue
+    }
+
     /// The error for a 400, 401 or 403. A 401 always means the credentials (client or user)
     /// were refused; otherwise the RFC 6749 error code decides, when the body carries one.
     static func refusal(_ response: HTTPResponse) -> AuthError {

@@ -7,8 +7,14 @@ struct TokenReply: Sendable {
     let tokenType: String
     /// `expires_in`, when the server gave one.
     let expiresIn: TimeInterval?
+    /// `refresh_token` (RFC 6749 §6), when the server gave one.
+    var refreshToken: String? = nil
+    /// `id_token` (OpenID Connect Core §3.1.3.3), still unverified.
+    var idToken: String? = nil
+    /// `scope`, the scope granted when it differs from the one asked for.
+    var scope: String? = nil
 
-    /// The longest access token accepted.
+    /// The longest access, refresh or ID token accepted.
     static let maxTokenBytes = 16_384
 
     /// Parses and checks a 200 reply. `requireTokenType`: RFC 6749 makes `token_type` required;
@@ -32,7 +38,22 @@ struct TokenReply: Sendable {
         guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
             throw .malformedResponse(reason: "unsupported token_type \(type.prefix(32))")
         }
-        return TokenReply(accessToken: token, tokenType: "Bearer", expiresIn: try expiresIn(object["expires_in"]))
+        return TokenReply(
+            accessToken: token, tokenType: "Bearer", expiresIn: try expiresIn(object["expires_in"]),
+            refreshToken: try optionalToken(object["refresh_token"], "refresh_token"),
+            idToken: try optionalToken(object["id_token"], "id_token"),
+            scope: object["scope"]?.stringValue)
+    }
+
+    /// An optional token member: absent or null is `nil`; otherwise visible ASCII within the size limit.
+    private static func optionalToken(_ value: JSONValue?, _ name: String) throws(AuthError) -> String? {
+        switch value {
+        case nil, .null?: return nil
+        case .string(let token) where !token.isEmpty && token.utf8.count <= maxTokenBytes
+            && token.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) }):
+            return token
+        default: throw .malformedResponse(reason: "unusable \(name)")
+        }
     }
 
     /// `expires_in` as a positive number of seconds; some servers send it as a string.

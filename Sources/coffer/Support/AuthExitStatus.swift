@@ -19,6 +19,9 @@ extension AuthError: CommandFailure {
         case .blocked: 8
         case .challengeCancelled: 9
         case .challengeTimeout: 75
+        case .reauthenticationRequired: 10
+        case .accessDenied, .authorizationError, .deviceCodeExpired: 11
+        case .untrustedResponse: 12
         }
     }
 }

@@ -1,0 +1,59 @@
+import Coffer
+import Foundation
+
+extension OpenIDClient {
+    /// Ends the session. It is cleared from the store first, so nothing is left behind even when
+    /// the provider is unreachable; then the refresh token is revoked, then the access token
+    /// (RFC 7009, when the provider has a revocation endpoint). Throws
+    /// ``AuthError/logoutIncomplete(_:)`` naming each step that failed.
+    @discardableResult
+    public func logout() async throws(AuthError) -> LogoutReport {
+        epoch += 1
+        await refreshing.fail(with: .notAuthenticated)
+        var report = LogoutReport()
+        var failures: [LogoutFailure] = []
+        var ended: OpenIDSession?
+        do throws(AuthError) {
+            ended = try reloadSession()
+            report.removedStoredSession = try location.remove(from: store)
+            cached = .some(nil)
+        } catch {
+            failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))
+        }
+        if let ended, let endpoint = provider.revocationEndpoint {
+            let tokens = [(ended.refreshToken, "refresh_token"), (ended.accessToken?.value, "access_token")]
+            for case let (token?, hint) in tokens {
+                do {
+                    try await TokenRevocation.revoke(token, hint: hint, at: endpoint, client: credentials, backendID: nil, transport: transport)
+                    report.revoked = true
+                } catch {
+                    failures.append(LogoutFailure(step: hint == "refresh_token" ? .revokeRefreshToken : .revokeToken, reason: error.description))
+                }
+            }
+        }
+        if ended != nil { broadcaster.send(.loggedOut) }
+        configuration.logger.info("logged out", metadata: ["profile": "\(profile)", "failures": "\(failures.count)"])
+        guard failures.isEmpty else { throw .logoutIncomplete(failures) }
+        return report
+    }
+
+    /// The logins `store` holds, by issuer, client id and profile: for listing them, or ending
+    /// them all (`coffer logout --all`). Items that cannot be read are left out.
+    public static func storedLogins(in store: any CredentialStore) throws(AuthError) -> [StoredLogin] {
+        let items: [ItemAttributes]
+        do { items = try store.items(matching: ItemQuery(service: OpenIDSessionLocation.service)) } catch { throw .storage(error) }
+        return items.compactMap { item in
+            guard let issuer = item.custom["coffer.openid.issuer"].flatMap(URL.init(string:)),
+                  let clientID = item.custom["coffer.openid.client"], let profile = item.custom["coffer.openid.profile"]
+            else { return nil }
+            return StoredLogin(issuer: issuer, clientID: clientID, profile: profile)
+        }
+    }
+
+    /// A login kept in a store.
+    public struct StoredLogin: Sendable, Hashable {
+        public let issuer: URL
+        public let clientID: String
+        public let profile: String
+    }
+}

@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import Foundation
+
+extension OpenIDClient {
+    /// A valid access token: the stored one, or a new one from the refresh token.
+    ///
+    /// Refreshing is single-flight: concurrent callers in this process share one request, and
+    /// processes take turns on a lock file, each reading the stored session again once it has
+    /// the lock, so one refresh token is never spent twice. A rotated refresh token is stored
+    /// before the new access token is returned. When the provider refuses the refresh token
+    /// (`invalid_grant`), the session is cleared and this throws
+    /// ``AuthError/reauthenticationRequired``; a network failure throws its transient error
+    /// (``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
+    public func accessToken() async throws(AuthError) -> AccessToken {
+        guard let session = try session() else { throw .notAuthenticated }
+        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken { return token }
+        let started = epoch
+        return try await refreshing.run { [self] in await refreshHoldingTheLock(startedAt: started) }
+    }
+
+    /// Sends `request` with the access token, only to one of the session's API origins;
+    /// a token the resource refuses (401) is refreshed once and the request sent again.
+    public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+        guard let url = URL(string: request.url), let origin = Self.origin(of: url) else { throw .invalidRequest(reason: "not a URL") }
+        guard let session = try session(), session.apiOrigins.contains(origin) else {
+            throw .invalidRequest(reason: "\(HTTPTransport.redactedURL(request.url)) is not on an API origin of this login")
+        }
+        let token = try await accessToken()
+        let response = try await transport.send(request.authorized(with: token))
+        guard response.status == 401 else { return response }
+        discard(token)
+        return try await transport.send(request.authorized(with: try await accessToken()))
+    }
+
+    /// Forgets `token` after a resource refused it, so the next caller refreshes.
+    func discard(_ token: AccessToken) {
+        guard case .some(.some(var session)) = cached, session.accessToken == token else { return }
+        session.accessToken = nil
+        cached = .some(session)
+    }
+
+    private func refreshHoldingTheLock(startedAt started: UInt64) async -> Result<AccessToken, AuthError> {
+        let lock: RefreshLock
+        do throws(AuthError) {
+            lock = try await RefreshLock.acquire(
+                name: "openid \(location.itemID.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout)
+        } catch {
+            return .failure(error)
+        }
+        let result: Result<AccessToken, AuthError>
+        do throws(AuthError) { result = .success(try await refresh(startedAt: started)) } catch { result = .failure(error) }
+        lock.release()
+        return result
+    }
+
+    private func refresh(startedAt started: UInt64) async throws(AuthError) -> AccessToken {
+        guard var session = try reloadSession() else { throw .notAuthenticated }
+        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken {
+            return token  // another process refreshed while this one waited for the lock
+        }
+        guard let refreshToken = session.refreshToken else { throw try endSession(because: "no refresh token") }
+        let reply: TokenReply
+        do {
+            reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
+                .send(to: provider.tokenEndpoint, client: credentials, transport: transport)
+        } catch .invalidCredentials {
+            throw try endSession(because: "the provider refused the refresh token")
+        } catch .oauthError(let code, _) where code == "invalid_grant" {
+            throw try endSession(because: "the provider refused the refresh token")
+        }
+        guard epoch == started else { throw .cancelled }
+        if let idToken = reply.idToken {
+            // OpenID Connect Core §12.2: the same issuer and user; the nonce may be absent.
+            let claims = try await verifier.verify(idToken, nonce: nil, subject: session.identity?.subject)
+            session.identity = claims.identity
+        }
+        let token = reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
+        session.accessToken = token
+        if let rotated = reply.refreshToken { session.refreshToken = rotated }
+        if let scope = reply.scope { session.scope = scope }
+        try keep(session)
+        broadcaster.send(.refreshed)
+        configuration.logger.debug("refreshed the access token", metadata: ["profile": "\(profile)"])
+        return token
+    }
+
+    /// Clears the session the provider will no longer refresh, and reports it.
+    private func endSession(because reason: String) throws(AuthError) -> AuthError {
+        try location.remove(from: store)
+        cached = .some(nil)
+        epoch += 1
+        broadcaster.send(.reauthenticationRequired)
+        configuration.logger.info("the session ended; log in again", metadata: ["reason": "\(reason)", "profile": "\(profile)"])
+        return .reauthenticationRequired
+    }
+}
+
+extension HTTPClientRequest {
+    /// The request with `Authorization: Bearer <token>`.
+    func authorized(with token: AccessToken) -> HTTPClientRequest {
+        var request = self
+        request.headers.replaceOrAdd(name: HeaderName.authorization, value: token.headerValue)
+        return request
+    }
+}

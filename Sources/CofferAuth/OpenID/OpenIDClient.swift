@@ -1,0 +1,180 @@
+import AsyncHTTPClient
+import Coffer
+import Foundation
+
+/// Logs a user in to an OpenID Connect provider (or OAuth 2.0 authorization server) the way
+/// native apps should (RFC 8252), and keeps them logged in across restarts with a refresh
+/// token, never a password.
+///
+/// ```swift
+/// let provider = try await OpenIDProvider.discover(issuer: URL(string: "https://id.example.com")!)
+/// let client = OpenIDClient(provider: provider, clientID: "my-app", store: vault)
+/// if await client.identity == nil {
+///     try await client.logInWithBrowser()              // or logInWithDevice { show($0) }
+/// }
+/// let token = try await client.accessToken()           // refreshed when needed
+/// ```
+///
+/// - Logins: authorization code with PKCE on a one-shot loopback redirect
+///   (``startBrowserLogin(scope:apiOrigins:)``), or the device authorization grant
+///   (``startDeviceLogin(scope:apiOrigins:)``). ID tokens are verified before anything is stored.
+/// - The session is one item in `store` (service `coffer.openid`), per issuer, client id and
+///   `profile`: the refresh token, the current access token and the user's identity.
+/// - Refreshing is single-flight within the process and across processes (a lock file), and a
+///   rotated refresh token is stored before the new access token is used.
+/// - Every failure is a typed ``AuthError``; ``events()`` reports logins, refreshes, logouts
+///   and the end of a session.
+public actor OpenIDClient {
+    /// The provider.
+    public nonisolated let provider: OpenIDProvider
+    /// The client id the provider registered.
+    public nonisolated let clientID: String
+    /// The name of this login among others of the same issuer and client.
+    public nonisolated let profile: String
+    /// The client's policies.
+    public nonisolated let configuration: Configuration
+
+    nonisolated let credentials: ClientCredentials
+    nonisolated let store: any CredentialStore
+    nonisolated let location: OpenIDSessionLocation
+    nonisolated let transport: HTTPTransport
+    nonisolated let httpClient: HTTPClient
+    nonisolated let verifier: IDTokenVerifier
+    nonisolated let broadcaster = SessionEvents()
+    let refreshing = SingleFlight<AccessToken>()
+
+    /// The session as last read or written; `nil` before the store is first read.
+    var cached: OpenIDSession??
+    /// Bumped by every login and logout: a refresh that started before one is not kept.
+    var epoch: UInt64 = 0
+
+    /// A client of `provider` that keeps its session in `store`.
+    ///
+    /// - Parameters:
+    ///   - clientSecret: For a confidential client only; native apps are public clients.
+    ///   - profile: 1 to 64 letters, digits, `.`, `_` or `-`: several logins to one provider.
+    ///   - httpClient: It must not follow redirects (the default does not).
+    public init(
+        provider: OpenIDProvider, clientID: String, clientSecret: String? = nil, store: any CredentialStore,
+        profile: String = "default", configuration: Configuration = Configuration(),
+        httpClient: HTTPClient = Authorization.defaultHTTPClient
+    ) {
+        self.provider = provider
+        self.clientID = clientID
+        self.profile = profile
+        self.configuration = configuration
+        self.credentials = ClientCredentials(id: clientID, secret: clientSecret)
+        self.store = store
+        self.location = OpenIDSessionLocation(issuer: provider.issuer.absoluteString, clientID: clientID, profile: profile)
+        self.httpClient = httpClient
+        self.transport = configuration.transport(httpClient)
+        self.verifier = IDTokenVerifier(
+            provider: provider, clientID: clientID, transport: transport, leeway: configuration.clockSkewLeeway, now: configuration.now)
+    }
+
+    /// Whether `profile` can name a profile: 1 to 64 letters, digits, `.`, `_` or `-`.
+    public static func isValidProfile(_ profile: String) -> Bool {
+        (1...64).contains(profile.utf8.count) && profile.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x5F, 0x2D].contains($0)
+        }
+    }
+
+    var now: Date { configuration.now() }
+
+    // MARK: The session
+
+    /// The user logged in, or `nil` when no one is.
+    public var identity: OpenIDIdentity? {
+        get throws(AuthError) { try session()?.identity }
+    }
+
+    /// A snapshot of the session, read without the network. It never holds a token.
+    public var status: OpenIDSessionStatus {
+        get throws(AuthError) {
+            guard let session = try session() else { return OpenIDSessionStatus(issuer: provider.issuer) }
+            return OpenIDSessionStatus(
+                issuer: provider.issuer, identity: session.identity, accessTokenExpiresAt: session.accessToken?.expiresAt,
+                refreshTokenHeld: session.refreshToken != nil,
+                isAuthorized: session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway),
+                apiOrigins: session.apiOrigins)
+        }
+    }
+
+    /// The changes of this session from now on: logins, refreshes, logouts, and the end of a
+    /// session the provider refused to refresh.
+    public nonisolated func events() -> AsyncStream<SessionEvent> {
+        broadcaster.stream()
+    }
+
+    /// The stored session, read once.
+    func session() throws(AuthError) -> OpenIDSession? {
+        if let cached { return cached }
+        let loaded = try location.load(from: store)
+        cached = .some(loaded)
+        return loaded
+    }
+
+    /// Reads the stored session again: another process may have refreshed or ended it.
+    func reloadSession() throws(AuthError) -> OpenIDSession? {
+        cached = nil
+        return try session()
+    }
+
+    /// Stores `session` durably, then makes it current.
+    func keep(_ session: OpenIDSession) throws(AuthError) {
+        try location.save(session, to: store)
+        cached = .some(session)
+    }
+
+    // MARK: Finishing a login
+
+    /// Verifies the token reply of a login, then stores the session before reporting success.
+    func finishLogin(_ reply: TokenReply, nonce: String?, requireIDToken: Bool, scope: String, apiOrigins: [URL], startedAt started: UInt64) async throws(AuthError) -> OpenIDIdentity {
+        var identity: OpenIDIdentity?
+        if let idToken = reply.idToken {
+            identity = try await verifier.verify(idToken, nonce: nonce).identity
+        } else if requireIDToken {
+            throw .untrustedResponse(reason: "the provider returned no ID token for an openid login")
+        }
+        guard epoch == started else { throw .cancelled }
+        let granted = reply.scope ?? scope
+        if identity == nil, TokenScope(granted).elements.contains("openid") {
+            identity = try await UserInfo.identity(provider: provider, token: reply.accessToken, transport: transport)
+        }
+        let origins = apiOrigins.isEmpty ? [provider.issuer] : apiOrigins
+        let session = OpenIDSession(
+            issuer: location.issuer, clientID: clientID, profile: profile, refreshToken: reply.refreshToken,
+            accessToken: reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime), scope: granted,
+            identity: identity, apiOrigins: origins.compactMap(Self.origin))
+        try keep(session)
+        epoch += 1
+        broadcaster.send(.loggedIn)
+        configuration.logger.info("logged in", metadata: ["issuer": "\(location.issuer)", "profile": "\(profile)"])
+        return identity ?? OpenIDIdentity(subject: "")
+    }
+
+    /// `scheme://host[:port]` of `url`, lowercased, the way tokens are matched to their APIs.
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
+}
+
+/// What ``OpenIDClient/status`` reports: never a token.
+public struct OpenIDSessionStatus: Sendable, Hashable {
+    /// The provider's issuer.
+    public let issuer: URL
+    /// The user, when logged in.
+    public var identity: OpenIDIdentity?
+    /// When the current access token expires.
+    public var accessTokenExpiresAt: Date?
+    /// Whether the session holds a refresh token, so it outlives its access token.
+    public var refreshTokenHeld = false
+    /// Whether a request can be authorized now without the network.
+    public var isAuthorized = false
+    /// The origins the access token may be sent to.
+    public var apiOrigins: [String] = []
+
+    /// Whether anyone is logged in.
+    public var isLoggedIn: Bool { identity != nil || refreshTokenHeld || accessTokenExpiresAt != nil }
+}

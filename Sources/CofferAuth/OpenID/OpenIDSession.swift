@@ -1,0 +1,92 @@
+import Coffer
+import Foundation
+
+/// An OpenID login as the store keeps it: one item per issuer, client id and profile, bound to
+/// the issuer and the client id, in its own namespace (service `coffer.openid`). It holds the
+/// refresh token and the current access token, never a password. `description` redacts them.
+struct OpenIDSession: Sendable, Hashable, Codable {
+    /// The version of this encoding.
+    var format = 1
+    var issuer: String
+    var clientID: String
+    var profile: String
+    var refreshToken: String?
+    var accessToken: AccessToken?
+    /// The scope the provider granted.
+    var scope: String?
+    var identity: OpenIDIdentity?
+    /// The origins (`scheme://host[:port]`) the access token may be sent to.
+    var apiOrigins: [String]
+
+    /// Whether an access token is usable at `now` without the network.
+    func hasUsableToken(at now: Date, leeway: TimeInterval) -> Bool {
+        accessToken?.isValid(at: now, leeway: leeway) ?? false
+    }
+}
+
+extension OpenIDSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    var description: String {
+        "OpenIDSession(issuer: \(issuer), client: \(clientID), profile: \(profile), subject: \(identity?.subject ?? "none"), "
+            + "refresh token: \(refreshToken == nil ? "none" : "redacted"), access token: \(accessToken.map(\.description) ?? "none"))"
+    }
+
+    var debugDescription: String { description }
+    var customMirror: Mirror { Mirror(self, children: ["description": description]) }
+}
+
+/// Where ``OpenIDClient`` keeps its session in a ``CredentialStore``.
+struct OpenIDSessionLocation: Sendable, Hashable {
+    static let service = "coffer.openid"
+
+    let issuer: String
+    let clientID: String
+    let profile: String
+
+    var itemID: ItemID { .genericPassword(service: Self.service, account: "\(profile) \(clientID) \(issuer)") }
+
+    var options: ItemOptions {
+        ItemOptions(
+            label: "Coffer OpenID session \(profile) (\(issuer))",
+            custom: ["coffer.openid.issuer": issuer, "coffer.openid.client": clientID, "coffer.openid.profile": profile])
+    }
+
+    /// The stored session, or `nil` when there is none or it belongs to another issuer or client.
+    func load(from store: any CredentialStore) throws(AuthError) -> OpenIDSession? {
+        let data: Data?
+        do { data = try store.secret(for: itemID) } catch { throw .storage(error) }
+        guard let data, let session = try? JSONDecoder.sessions.decode(OpenIDSession.self, from: data),
+              session.format == 1, session.issuer == issuer, session.clientID == clientID, session.profile == profile
+        else { return nil }
+        return session
+    }
+
+    /// Replaces the stored session atomically and durably, before returning.
+    func save(_ session: OpenIDSession, to store: any CredentialStore) throws(AuthError) {
+        let data: Data
+        do { data = try JSONEncoder.sessions.encode(session) } catch { throw .invalidRequest(reason: "the session cannot be encoded") }
+        do { try store.set(data, for: itemID, options: options) } catch { throw .storage(error) }
+    }
+
+    @discardableResult
+    func remove(from store: any CredentialStore) throws(AuthError) -> Bool {
+        do { return try store.remove(itemID) } catch { throw .storage(error) }
+    }
+}
+
+extension JSONEncoder {
+    /// How sessions are encoded: dates as seconds since 1970, keys sorted.
+    static var sessions: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+extension JSONDecoder {
+    static var sessions: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }
+}
