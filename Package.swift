@@ -67,6 +67,7 @@ let package = Package(
             dependencies: [
                 "Coffer", "CofferAuth", "CofferDevBackend", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .executableTarget(
             name: "coffer-bench",

@@ -32,6 +32,9 @@ struct CofferCommand: AsyncParsableCommand {
               login and requests: 4 not logged in, credentials refused, token expired or other
               backend; 5 the backend answered an HTTP error; 6 logout incomplete (the local
               session is removed, a server step failed); 76 a bad reply from the backend
+              OpenID logins (login --issuer, token): 10 the provider refused the refresh
+              token: log in again; 11 the login was denied, ended by the provider, or its
+              device code expired; 12 a reply failed a security check (issuer, ID token)
               challenges (request --mobilefirst, --mca-tenant): 7 a challenge failed
               (the security check or realm refused the answers); 8 blocked after too
               many attempts; 9 the challenge was cancelled or the answers ran out;
@@ -40,7 +43,7 @@ struct CofferCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self,
-            Login.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
+            Login.self, TokenCommand.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
         ])
 
     @OptionGroup var vault: VaultOptions

@@ -12,12 +12,14 @@ extension Authorization {
             throw .backendMismatch
         case .session(let session):
             if session.isUsable(at: now, leeway: leeway) { return try headerValue(session) }
-            guard session.isRenewable, let credentials = session.basicCredentials else { throw .tokenExpired }
-            return try await renew(.password(credentials, scope: backend.scope))
+            guard session.isRenewable else { throw .tokenExpired }
+            let started = epoch
+            return try await renewal.run { [self] in await renewSessionHoldingTheLock(startedAt: started) }
         case .anonymous(let token):
             if let token, token.isValid(at: now, leeway: leeway) { return token.headerValue }
             if token == nil, let key = backend.anonymousKey { return "Basic \(key)" }
-            return try await renew(.clientCredentials(scope: backend.scope))
+            let started = epoch
+            return try await renewal.run { [self] in await renewAnonymous(startedAt: started) }
         }
     }
 
@@ -27,47 +29,90 @@ extension Authorization {
         return credentials.headerValue
     }
 
-    /// Joins the running token request, or starts one with `grant`.
-    private func renew(_ grant: OAuthGrant) async throws(AuthError) -> String {
-        let started = epoch
-        return try await renewal.run { [self] in
-            await requestToken(grant, startedAt: started)
-        }
-    }
-
-    private func requestToken(_ grant: OAuthGrant, startedAt started: UInt64) async -> Result<String, AuthError> {
-        guard let client = backend.oauthClient else { return .failure(.notAuthenticated) }
-        configuration.logger.debug("renewing the token")
-        do {
-            let reply = try await grant.send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
-            return .success(try applyRenewal(reply, startedAt: started))
+    /// Renews a user session under the cross-process lock: another process may have renewed it
+    /// while this one waited, and a refresh token must never be spent twice.
+    private func renewSessionHoldingTheLock(startedAt started: UInt64) async -> Result<String, AuthError> {
+        let lock: RefreshLock
+        do throws(AuthError) {
+            lock = try await RefreshLock.acquire(
+                name: "omc \(backend.binding) \(configuration.sessionAccount)", folder: configuration.refreshLockFolder,
+                timeout: configuration.refreshLockTimeout)
         } catch {
             return .failure(error)
         }
+        let result: Result<String, AuthError>
+        do throws(AuthError) { result = .success(try await renewSession(startedAt: started)) } catch { result = .failure(error) }
+        lock.release()
+        return result
     }
 
-    /// Persists the renewed token, then makes it current. When the session changed meanwhile
-    /// (a login or logout), the token is dropped and the current session answers instead.
-    private func applyRenewal(_ reply: TokenReply, startedAt started: UInt64) throws(AuthError) -> String {
-        guard epoch == started else {
-            guard case .session(let session) = state, session.isUsable(at: now, leeway: leeway) else {
-                throw .notAuthenticated
-            }
-            return try headerValue(session)
-        }
-        let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
-        switch state {
-        case .session(var session):
-            session.token = token
-            try store.save(session)
-            state = .session(session)
-        case .anonymous:
-            state = .anonymous(token)
-        case .unloaded, .signedOut:
+    /// Renews with the refresh token (or, for an older session or by opt-in, the password), and
+    /// stores the new token, and a rotated refresh token, before anyone uses them. A refresh
+    /// token held replaces any stored password.
+    private func renewSession(startedAt started: UInt64) async throws(AuthError) -> String {
+        guard let client = backend.oauthClient else { throw .notAuthenticated }
+        guard var session = try store.load(), session.binding == backend.binding, !session.isSignedOut else {
             throw .notAuthenticated
         }
+        if session.isUsable(at: now, leeway: leeway) {
+            state = .session(session)
+            return try headerValue(session)
+        }
+        let reply: TokenReply
+        if let refreshToken = session.refreshToken {
+            configuration.logger.debug("refreshing the token")
+            do {
+                reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
+                    .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
+            } catch .invalidCredentials {
+                throw try endSession()
+            }
+        } else if let credentials = session.basicCredentials {
+            configuration.logger.debug("renewing the token with the stored password")
+            reply = try await OAuthGrant.password(credentials, scope: backend.scope)
+                .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
+        } else {
+            throw .tokenExpired
+        }
+        guard epoch == started else { throw .cancelled }
+        let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+        session.token = token
+        if let rotated = reply.refreshToken {
+            session.refreshToken = rotated
+            session.password = nil
+        }
+        session.format = 2
+        try store.save(session)
+        state = .session(session)
         epoch += 1
+        broadcaster.send(.refreshed)
         return token.headerValue
+    }
+
+    /// The backend refused the refresh token: the session is cleared, and the user must log in again.
+    private func endSession() throws(AuthError) -> AuthError {
+        try store.remove()
+        state = .signedOut(otherBackend: false)
+        epoch += 1
+        broadcaster.send(.reauthenticationRequired)
+        configuration.logger.info("the backend refused the refresh token; log in again")
+        return .reauthenticationRequired
+    }
+
+    /// A new anonymous token (client credentials), kept in memory only.
+    private func renewAnonymous(startedAt started: UInt64) async -> Result<String, AuthError> {
+        guard let client = backend.oauthClient else { return .failure(.notAuthenticated) }
+        do throws(AuthError) {
+            let reply = try await OAuthGrant.clientCredentials(scope: backend.scope)
+                .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
+            guard epoch == started, case .anonymous = state else { throw .notAuthenticated }
+            let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+            state = .anonymous(token)
+            epoch += 1
+            return .success(token.headerValue)
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// Forgets `token` if it is still current, after the backend refused it, so the next

@@ -30,6 +30,8 @@ public actor Authorization {
     let transport: HTTPTransport
     /// Shares one token request among every caller that needs a new token.
     let renewal = SingleFlight<String>()
+    /// Tells the app about logins, renewals, logouts and the end of a session.
+    nonisolated let broadcaster = SessionEvents()
     var state: SessionState = .unloaded
     /// Bumped by every change of session. A token request that started before a change is not applied.
     var epoch: UInt64 = 0
@@ -65,9 +67,14 @@ public actor Authorization {
 
     // MARK: Logging in
 
-    /// Logs `userName` in. HTTP Basic: the backend checks the credentials. OAuth: the RFC 6749
-    /// password grant. The user name and password are stored in the keychain (with the token,
-    /// for OAuth), so the login survives a restart and an expired token renews by itself.
+    /// Logs `userName` in, and keeps the login across restarts.
+    ///
+    /// - HTTP Basic: the backend checks the credentials; the user name and password are stored,
+    ///   since every request carries them.
+    /// - OAuth: the RFC 6749 password grant. The token and the refresh token are stored, never
+    ///   the password: an expired token renews with the refresh token. When the backend gives
+    ///   no refresh token, the session ends with its token, unless the app opted in to
+    ///   ``Configuration/keepsPasswordWithoutRefreshToken``.
     public func authenticate(userName: String, password: String) async throws(AuthError) {
         guard !userName.isEmpty else { throw .invalidRequest(reason: "the user name is empty") }
         let started = epoch
@@ -78,6 +85,8 @@ public actor Authorization {
                 .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
             session.method = .oauth
             session.token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+            session.refreshToken = reply.refreshToken
+            if reply.refreshToken != nil || !configuration.keepsPasswordWithoutRefreshToken { session.password = nil }
         } else {
             try await BasicCheck.verify(credentials.headerValue, backend: backend, transport: transport)
         }
@@ -133,6 +142,13 @@ public actor Authorization {
         if persist { try store.save(session) }
         epoch += 1
         state = .session(session)
+        broadcaster.send(.loggedIn)
+    }
+
+    /// The changes of this session from now on: logins, renewals, logouts, and the end of a
+    /// session the backend refused to refresh (``SessionEvent``).
+    public nonisolated func events() -> AsyncStream<SessionEvent> {
+        broadcaster.stream()
     }
 
     // MARK: The stored session
@@ -190,11 +206,12 @@ public actor Authorization {
     // MARK: Logging out
 
     /// Ends the session. The local session is cleared first, so nothing is left behind even
-    /// when the backend is unreachable; then the token is revoked where the backend offers
-    /// RFC 7009. Throws ``AuthError/logoutIncomplete(_:)`` naming each step that failed.
+    /// when the backend is unreachable; then the refresh token and the token are revoked where
+    /// the backend offers RFC 7009. Throws ``AuthError/logoutIncomplete(_:)`` naming each step
+    /// that failed.
     ///
     /// - Parameter clearCredentials: `true` removes everything. `false` keeps only the user
-    ///   name, so the app can offer it at the next login; the password and token always go.
+    ///   name, so the app can offer it at the next login; the password and tokens always go.
     @discardableResult
     public func logout(clearCredentials: Bool = true) async throws(AuthError) -> LogoutReport {
         epoch += 1
@@ -204,12 +221,14 @@ public actor Authorization {
         var report = LogoutReport()
         var failures: [LogoutFailure] = []
         var tokens: [AccessToken] = previous.token.map { [$0] } ?? []
+        var refreshToken: String?
 
         do {
             let stored = try store.load()
-            // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
-            if let stored, stored.binding == backend.binding, let token = stored.token, !tokens.contains(where: { $0.value == token.value }) {
-                tokens.append(token)
+            if let stored, stored.binding == backend.binding {
+                refreshToken = stored.refreshToken
+                // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
+                if let token = stored.token, !tokens.contains(where: { $0.value == token.value }) { tokens.append(token) }
             }
             if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {
                 try store.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
@@ -223,6 +242,16 @@ public actor Authorization {
         }
 
         if let endpoint = backend.revocationEndpoint {
+            if let refreshToken {
+                do {
+                    try await TokenRevocation.revoke(
+                        refreshToken, hint: "refresh_token", at: endpoint, client: backend.oauthClient?.credentials,
+                        backendID: backend.backendID, transport: transport)
+                    report.revoked = true
+                } catch {
+                    failures.append(LogoutFailure(step: .revokeRefreshToken, reason: error.description))
+                }
+            }
             for token in tokens {
                 do {
                     try await TokenRevocation.revoke(token, at: endpoint, backend: backend, transport: transport)
@@ -232,6 +261,7 @@ public actor Authorization {
                 }
             }
         }
+        broadcaster.send(.loggedOut)
         configuration.logger.info("logged out", metadata: ["failures": "\(failures.count)"])
         guard failures.isEmpty else { throw .logoutIncomplete(failures) }
         return report

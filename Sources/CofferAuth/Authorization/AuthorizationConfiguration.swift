@@ -20,6 +20,15 @@ extension Authorization {
         public var now: @Sendable () -> Date
         /// Where the facade logs. It never logs secrets.
         public var logger: Logger
+        /// Whether an OAuth login keeps the user's password to renew its token when the backend
+        /// returns no refresh token. Default: `false`: such a session ends with its token and the
+        /// user logs in again. A refresh token is always kept instead of a password when given.
+        public var keepsPasswordWithoutRefreshToken: Bool
+        /// How long a renewal waits for another process that is renewing the same session. Default: 60 s.
+        public var refreshLockTimeout: Duration
+        /// The folder of the lock files that make renewals single-flight across processes
+        /// (default: ``RuntimeFolder``'s `locks`).
+        public var refreshLockFolder: URL?
         /// Whether credentials and tokens may go over plain HTTP to a host that is not loopback.
         /// Default: `false`, and every such request is refused with ``AuthError/invalidRequest(reason:)``
         /// before any connection (``TransportSecurity``). When `true`, each one logs a warning.
@@ -33,6 +42,9 @@ extension Authorization {
             sessionAccount: String = "session",
             now: @escaping @Sendable () -> Date = { Date() },
             logger: Logger = Logger(label: "coffer.auth"),
+            keepsPasswordWithoutRefreshToken: Bool = false,
+            refreshLockTimeout: Duration = .seconds(60),
+            refreshLockFolder: URL? = nil,
             allowInsecureHTTP: Bool = false
         ) {
             self.tokenExchangeTimeout = tokenExchangeTimeout
@@ -42,6 +54,9 @@ extension Authorization {
             self.sessionAccount = sessionAccount
             self.now = now
             self.logger = logger
+            self.keepsPasswordWithoutRefreshToken = keepsPasswordWithoutRefreshToken
+            self.refreshLockTimeout = refreshLockTimeout
+            self.refreshLockFolder = refreshLockFolder
             self.allowInsecureHTTP = allowInsecureHTTP
         }
     }

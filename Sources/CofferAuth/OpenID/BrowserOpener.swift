@@ -9,7 +9,8 @@ public enum BrowserOpener: Sendable {
     /// Does nothing: the app shows the URL (``BrowserLogin/url``) to the user itself.
     case none
 
-    func open(_ url: URL) async throws(AuthError) {
+    /// Opens `url` as this opener says.
+    public func open(_ url: URL) async throws(AuthError) {
         switch self {
         case .none:
             return

@@ -50,6 +50,12 @@ extension OpenIDClient {
         }
     }
 
+    /// Removes a stored login without contacting its provider, for a login whose provider is
+    /// no longer known: its tokens stay valid at the provider until they expire.
+    public static func forget(_ login: StoredLogin, in store: any CredentialStore) throws(AuthError) {
+        try OpenIDSessionLocation(issuer: login.issuer.absoluteString, clientID: login.clientID, profile: login.profile).remove(from: store)
+    }
+
     /// A login kept in a store.
     public struct StoredLogin: Sendable, Hashable {
         public let issuer: URL

@@ -2,23 +2,29 @@ import Foundation
 
 /// A user's session as the keychain keeps it: one item, written atomically.
 ///
-/// - HTTP Basic: the user name and password (the login survives a restart).
-/// - OAuth: the user name and password, which renew an expired token (OMC has no refresh
-///   tokens), and the current token.
+/// - HTTP Basic: the user name and password, which every request carries (the login survives
+///   a restart).
+/// - OAuth: the current token and the refresh token that renews it; never the password, unless
+///   the app opted in (``Authorization/Configuration/keepsPasswordWithoutRefreshToken``) and the
+///   backend gives no refresh token.
 /// - SSO exchange: the exchanged token only.
 ///
-/// `description` redacts the password and the token.
+/// Format 2 added the refresh token; format 1 sessions (which kept the OAuth password) still
+/// load, and their password is dropped as soon as a refresh token is held.
+/// `description` redacts the password and the tokens.
 struct StoredSession: Sendable, Hashable, Codable {
     /// The version of this encoding.
-    var format = 1
+    var format = 2
     /// The backend the session belongs to.
     var binding: BackendBinding
     var method: AuthenticationMethod
     var userName: String?
-    /// Present for HTTP Basic and OAuth password logins, until logout.
+    /// Present for HTTP Basic logins; for OAuth only by opt-in, while no refresh token is held.
     var password: String?
     /// Present for OAuth and SSO sessions.
     var token: AccessToken?
+    /// The OAuth refresh token, when the backend gave one.
+    var refreshToken: String? = nil
 
     /// The credentials for HTTP Basic, when the session has them.
     var basicCredentials: BasicCredentials? {
@@ -34,17 +40,19 @@ struct StoredSession: Sendable, Hashable, Codable {
         }
     }
 
-    /// Whether an expired token can be renewed without the user: an OAuth login with its password.
-    var isRenewable: Bool { method == .oauth && basicCredentials != nil }
+    /// Whether an expired token can be renewed without the user: an OAuth login with a refresh
+    /// token, or (by opt-in, or from an older Coffer) its password.
+    var isRenewable: Bool { method == .oauth && (refreshToken != nil || basicCredentials != nil) }
 
     /// A session with no password and no token: only the remembered user name.
-    var isSignedOut: Bool { password == nil && token == nil }
+    var isSignedOut: Bool { password == nil && token == nil && refreshToken == nil }
 }
 
 extension StoredSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     var description: String {
         "StoredSession(\(method.rawValue), user: \(userName ?? "none"), backend: \(binding), "
-            + "password: \(password == nil ? "none" : "redacted"), token: \(token.map(\.description) ?? "none"))"
+            + "password: \(password == nil ? "none" : "redacted"), token: \(token.map(\.description) ?? "none"), "
+            + "refresh token: \(refreshToken == nil ? "none" : "redacted"))"
     }
 
     var debugDescription: String { description }

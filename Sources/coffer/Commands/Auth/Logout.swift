@@ -14,19 +14,38 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
 
     @ParentCommand var root: CofferCommand
 
-    @Flag(help: "End every session and challenge client, and remove every coffer.auth item.")
+    @Flag(help: "End every OpenID login, session and challenge client, and remove every coffer.auth item.")
     var all = false
+
+    @OptionGroup var openIDProfile: ProfileOption
 
     var cofferRoot: CofferCommand { root }
 
     func run() async throws {
         let profile = AuthProfile(store: try root.store(), network: root.network)
         guard all else {
-            try await logOutOfTheBackend(profile)
+            if try openIDProfile.profile != nil || root.defaultsToOpenID() {
+                try StandardStreams.printLine(try await logOutOfOpenID(openIDProfile.name, profile))
+            } else {
+                try await logOutOfTheBackend(profile)
+            }
             return
         }
         var failures: [String] = []
         var lines: [String] = []
+        for name in try OpenIDProfile.names(in: profile.keychain) {
+            do {
+                lines.append(try await logOutOfOpenID(name, profile))
+            } catch let error as AuthError {
+                failures.append("profile \(name): \(error.description)")
+            }
+        }
+        // OpenID sessions whose profile settings are gone (another tool's, or damaged) go too, unrevoked.
+        let store = try root.store()
+        for login in try OpenIDClient.storedLogins(in: store) {
+            try OpenIDClient.forget(login, in: store)
+            lines.append("removed the OpenID session of profile \(TerminalText.escaped(login.profile)) (not revoked: its settings are gone)")
+        }
         do {
             if let line = try await logOutOfTheBackend(profile, quietly: true) { lines.append(line) }
         } catch let error as AuthError {
@@ -51,6 +70,15 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
         guard failures.isEmpty else {
             throw CLIError(message: "logout incomplete (everything local is removed): " + failures.joined(separator: "; "), exitStatus: 6)
         }
+    }
+
+    /// Logs out of the OpenID login `name` (revoking its tokens) and forgets its settings.
+    private func logOutOfOpenID(_ name: String, _ profile: AuthProfile) async throws -> String {
+        let (client, _) = try root.openIDClient(profile: name)
+        let outcome: Result<LogoutReport, AuthError>
+        do throws(AuthError) { outcome = .success(try await client.logout()) } catch { outcome = .failure(error) }
+        try profile.keychain.remove(OpenIDProfile.account(name))
+        return "logged out of profile \(TerminalText.escaped(name))" + (try outcome.get().revoked ? "; tokens revoked" : "")
     }
 
     /// Logs out of the backend of `coffer login`; returns the line to print (printed here unless `quietly`).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AsyncHTTPClient
 import CofferAuth
 import Foundation
 
@@ -40,6 +41,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
 
     @ParentCommand var root: CofferCommand
     @OptionGroup var challenges: ChallengeServerOptions
+    @OptionGroup var profile: ProfileOption
 
     @Argument(help: ArgumentHelp("The URL, or (with the stored login) a path below the backend's base URL.", valueName: "url"))
     var url: String
@@ -49,8 +51,13 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
 
     func run() async throws {
         if !url.hasPrefix("/") { try root.network.check(try MobileBackendOptions.parse(url)) }
-        let profile = AuthProfile(store: try root.store(), network: root.network)
         let response: HTTPResponse
+        if !challenges.isGiven, try profile.profile != nil || root.defaultsToOpenID() {
+            guard !url.hasPrefix("/") else { throw CLIError.usage("with an OpenID login, give the resource's whole URL") }
+            response = try await root.openIDClient(profile: profile.name).client.send(HTTPClientRequest(url: url))
+            return try print(response)
+        }
+        let profile = AuthProfile(store: try root.store(), network: root.network)
         if challenges.isGiven {
             let target = try MobileBackendOptions.parse(url)
             let client = try challenges.client(
@@ -63,6 +70,11 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
                 : try MobileBackendOptions.parse(url)
             response = try await profile.authorization(for: backend).get(target)
         }
+        try print(response)
+    }
+
+    /// Prints the body (with a final newline) and fails with exit 5 for an HTTP error.
+    private func print(_ response: HTTPResponse) throws {
         try StandardStreams.write(response.body)
         if !response.body.isEmpty, response.body.last != UInt8(ascii: "\n") { try StandardStreams.write(Array("\n".utf8)) }
         guard response.isSuccess else { throw CLIError(message: "HTTP \(response.status)", exitStatus: 5) }
