@@ -25,8 +25,9 @@ struct AuthorizationRedirect: Sendable {
             URLQueryItem(name: "code_challenge_method", value: PKCE.method),
         ]
         if TokenScope(scope).elements.contains("openid") { items.append(URLQueryItem(name: "nonce", value: nonce)) }
-        components.percentEncodedQuery = items.map { "\(FormEncoding.escape($0.name))=\(FormEncoding.escape($0.value ?? ""))" }
-            .joined(separator: "&")
+        // Form encoding (RFC 6749 Appendix B), with spaces as %20, which every query parser reads as a space.
+        func escape(_ text: String) -> String { FormEncoding.escape(text).replacingOccurrences(of: "+", with: "%20") }
+        components.percentEncodedQuery = items.map { "\(escape($0.name))=\(escape($0.value ?? ""))" }.joined(separator: "&")
         guard let url = components.url else { throw .invalidRequest(reason: "the authorization URL cannot be built") }
         return url
     }
