@@ -1,5 +1,5 @@
 # The two commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: demo test bench
+.PHONY: demo test bench docs
 
 demo:
 	scripts/demo.sh
@@ -10,3 +10,8 @@ test:
 bench:
 	scripts/bootstrap.sh test
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
+
+# Every library's documentation (DocC), with no warnings; the archives go to .build/docs.
+docs:
+	scripts/bootstrap.sh build
+	scripts/docs.sh

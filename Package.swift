@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         // SHA-256 for PKCE (RFC 7636 S256); jwt-kit builds on it already.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `make docs`: the DocC catalogs of every library.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

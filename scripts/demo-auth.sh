@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Persistent login against the embedded dev backend, in a temporary vault:
 #   1. log in   2. exit   3. a new process is authorized with no password
-#   4. the token expires   5. the next request logs in again from the vault   6. log out
+#   4. the token expires   5. the next request renews it with the refresh token in the vault   6. log out
 # Every step is checked, so the script fails if the behaviour does.
 #   scripts/demo-auth.sh          (builds coffer unless $COFFER_BIN names a built one)
 set -euo pipefail
@@ -83,7 +83,7 @@ sleep $((lifetime + 1))
 show "coffer status"
 if coffer status; then fail "the token should have expired"; fi
 
-say "5. The next request logs in again with the credentials stored in the vault: one token request, no password"
+say "5. The next request renews the token with the refresh token stored in the vault (never the password): one token request"
 before=$(token_requests)
 show "coffer request /protected"
 reply=$(coffer request /protected)

@@ -22,7 +22,7 @@ enum SessionText {
         if status.isBackendMismatch { return "not authorized: the stored session belongs to another backend or version" }
         guard let expired = status.tokenExpiresAt else { return "not logged in" }
         let renewal = status.isRenewable
-            ? "; the next request logs in again with the credentials stored in the vault"
+            ? "; the next request renews it from the stored session, without the password"
             : "; log in again"
         return "not authorized\(who)\(how)\(backend): the token expired at \(timestamp(expired))\(renewal)"
     }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# make docs: builds the DocC documentation of every library, failing on any warning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mkdir -p .build/docs
+for target in Coffer CofferConformance CofferAuth CofferDevBackend; do
+    echo "docs: $target"
+    swift package --allow-writing-to-directory .build/docs generate-documentation \
+        --target "$target" --warnings-as-errors --output-path ".build/docs/$target.doccarchive" 2>&1 \
+        | tee ".build/docs/$target.log" | grep -v "^\[" || true
+    grep -qE "warning:|error:" ".build/docs/$target.log" && { echo "docs: $target has warnings (above)" >&2; exit 1; }
+done
+echo "docs: every library built with no warnings; archives in .build/docs"
