@@ -43,6 +43,8 @@ let package = Package(
 
         .target(name: "Coffer", dependencies: ["CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
+        // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
+        .target(name: "CofferAgent", dependencies: ["Coffer"]),
         .target(
             name: "CofferAuth",
             dependencies: [

@@ -1,0 +1,183 @@
+import Coffer
+import Foundation
+
+/// What the agent answers (docs/agent.md, section 4).
+package enum AgentReply: Sendable {
+    /// The request is done and has nothing to report (set, unlock, lock, stop).
+    case done
+    /// Ping and status: the agent's pid and the vaults it holds unlocked.
+    case agent(pid: Int32, vaults: [HeldVaultStatus])
+    case item(Item?)
+    case secret(Data?)
+    case count(Int)
+    case items([ItemAttributes])
+    /// The agent does not hold that vault unlocked.
+    case notHeld
+    case failure(CofferError)
+
+    enum Kind: UInt8 {
+        case ok = 0x80, error = 0x81, notHeld = 0x82
+    }
+
+    enum Tag: UInt8 {
+        case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26
+    }
+
+    package var message: AgentMessage {
+        func ok(_ fields: [(Tag, [UInt8])]) -> AgentMessage {
+            AgentMessage(kind: Kind.ok.rawValue, fields: fields.map { AgentMessage.Field($0.0.rawValue, $0.1) })
+        }
+        switch self {
+        case .done: return ok([])
+        case .agent(let pid, let vaults):
+            return ok([(.agent, bigEndian(UInt32(bitPattern: pid)) + bigEndian(UInt32(AgentMessage.version)))] + vaults.map { (.heldVault, $0.encoded) })
+        case .item(let item):
+            return ok(item.map { [(.record, ItemRecord.encode($0.attributes, secret: $0.secret))] } ?? [])
+        case .secret(let secret): return ok(secret.map { [(.secret, Array($0))] } ?? [])
+        case .count(let count): return ok([(.count, bigEndian(UInt64(count)))])
+        case .items(let items): return ok(items.map { (.record, ItemRecord.encode($0, secret: Data())) })
+        case .notHeld: return AgentMessage(kind: Kind.notHeld.rawValue)
+        case .failure(let error):
+            let (code, text, path) = ErrorCoding.encode(error)
+            var fields = [AgentMessage.Field(Tag.code.rawValue, [code]), AgentMessage.Field(Tag.text.rawValue, Array(text.utf8))]
+            if let path { fields.append(AgentMessage.Field(Tag.path.rawValue, Array(path.utf8))) }
+            return AgentMessage(kind: Kind.error.rawValue, fields: fields)
+        }
+    }
+
+    /// Reads the reply to `request`.
+    package init(_ message: AgentMessage, to request: AgentRequest) throws(AgentProtocolError) {
+        switch Kind(rawValue: message.kind) {
+        case .notHeld?:
+            self = .notHeld
+        case .error?:
+            guard let code = try message.single(Tag.code.rawValue), code.count == 1 else { throw AgentProtocolError("an error without a code") }
+            let text = try message.single(Tag.text.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let path = try message.single(Tag.path.rawValue).map { String(decoding: $0, as: UTF8.self) }
+            self = .failure(ErrorCoding.decode(code: code[0], text: text, path: path))
+        case .ok?:
+            self = try Self.success(message, to: request)
+        case nil:
+            throw AgentProtocolError("unknown reply \(message.kind)")
+        }
+    }
+
+    private static func success(_ message: AgentMessage, to request: AgentRequest) throws(AgentProtocolError) -> AgentReply {
+        func record(_ bytes: [UInt8]) throws(AgentProtocolError) -> ItemRecord.Decoded {
+            guard let decoded = try? ItemRecord.decode(bytes) else { throw AgentProtocolError("a malformed record") }
+            return decoded
+        }
+        switch request {
+        case .ping, .status:
+            guard let agent = try message.single(Tag.agent.rawValue), agent.count == 8 else { throw AgentProtocolError("no agent field") }
+            let vaults = try message.all(Tag.heldVault.rawValue).map { bytes throws(AgentProtocolError) in
+                guard let status = HeldVaultStatus(encoded: bytes) else { throw AgentProtocolError("a malformed held vault") }
+                return status
+            }
+            return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults)
+        case .stop, .unlock, .lock, .set:
+            return .done
+        case .item:
+            guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }
+            let decoded = try record(bytes)
+            return .item(Item(attributes: decoded.attributes, secret: Data(decoded.secret)))
+        case .secret:
+            return .secret(try message.single(Tag.secret.rawValue).map { Data($0) })
+        case .remove, .removeAll:
+            guard let bytes = try message.single(Tag.count.rawValue), let count = readInteger(bytes, as: UInt64.self) else {
+                throw AgentProtocolError("no count")
+            }
+            return .count(Int(clamping: count))
+        case .items:
+            return .items(try message.all(Tag.record.rawValue).map { bytes throws(AgentProtocolError) in try record(bytes).attributes })
+        }
+    }
+}
+
+/// A vault the agent holds unlocked, as status reports it.
+package struct HeldVaultStatus: Sendable, Hashable {
+    package let path: String
+    package let vaultID: String
+    package let unlockedAt: Date
+    package let expiresAt: Date
+    package let lastUse: Date
+
+    package init(path: String, vaultID: String, unlockedAt: Date, expiresAt: Date, lastUse: Date) {
+        self.path = path
+        self.vaultID = vaultID
+        self.unlockedAt = unlockedAt
+        self.expiresAt = expiresAt
+        self.lastUse = lastUse
+    }
+
+    var encoded: [UInt8] {
+        let id = stride(from: 0, to: vaultID.count, by: 2).compactMap { offset -> UInt8? in
+            let start = vaultID.index(vaultID.startIndex, offsetBy: offset)
+            return UInt8(vaultID[start..<vaultID.index(start, offsetBy: 2)], radix: 16)
+        }
+        func millis(_ date: Date) -> [UInt8] { bigEndian(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
+        return bigEndian(UInt32(path.utf8.count)) + Array(path.utf8) + id + millis(unlockedAt) + millis(expiresAt) + millis(lastUse)
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        guard bytes.count >= 4 else { return nil }
+        let pathLength = Int(readUInt32(bytes, at: 0))
+        guard bytes.count == 4 + pathLength + 16 + 24, let path = String(validating: bytes[4..<(4 + pathLength)], as: UTF8.self) else { return nil }
+        let rest = Array(bytes[(4 + pathLength)...])
+        func date(_ offset: Int) -> Date {
+            Date(timeIntervalSince1970: Double(readInteger(Array(rest[offset..<(offset + 8)]), as: Int64.self) ?? 0) / 1000)
+        }
+        self.init(
+            path: path, vaultID: rest.prefix(16).map { String(format: "%02x", $0) }.joined(),
+            unlockedAt: date(16), expiresAt: date(24), lastUse: date(32))
+    }
+}
+
+/// `CofferError` on the wire: a code, a text and sometimes a path.
+enum ErrorCoding {
+    static func encode(_ error: CofferError) -> (UInt8, String, String?) {
+        switch error {
+        case .itemNotFound: (1, "", nil)
+        case .locked: (2, "", nil)
+        case .storageUnavailable(let reason): (3, reason, nil)
+        case .wrongPassphrase: (4, "", nil)
+        case .wrongKey: (5, "", nil)
+        case .integrityFailure: (6, "", nil)
+        case .corruptVault(let reason): (7, reason, nil)
+        case .insecurePermissions(let path, let reason): (8, reason, path)
+        case .unsupportedFormatVersion(let version): (9, "\(version)", nil)
+        case .secretTooLarge(let size, let limit): (10, "\(size) \(limit)", nil)
+        case .invalidArgument(let reason): (11, reason, nil)
+        case .notUTF8: (12, "", nil)
+        case .vaultNotFound(let path): (13, "", path)
+        case .vaultExists(let path): (14, "", path)
+        case .secretServiceUnavailable(let reason): (15, reason, nil)
+        case .timeout: (16, "", nil)
+        }
+    }
+
+    static func decode(code: UInt8, text: String, path: String?) -> CofferError {
+        switch code {
+        case 1: return .itemNotFound
+        case 2: return .locked
+        case 3: return .storageUnavailable(reason: text)
+        case 4: return .wrongPassphrase
+        case 5: return .wrongKey
+        case 6: return .integrityFailure
+        case 7: return .corruptVault(reason: text)
+        case 8: return .insecurePermissions(path: path ?? "", reason: text)
+        case 9: return .unsupportedFormatVersion(Int(text) ?? 0)
+        case 10:
+            let numbers = text.split(separator: " ").compactMap { Int($0) }
+            guard numbers.count == 2 else { return .storageUnavailable(reason: "the agent: \(text)") }
+            return .secretTooLarge(size: numbers[0], limit: numbers[1])
+        case 11: return .invalidArgument(reason: text)
+        case 12: return .notUTF8
+        case 13: return .vaultNotFound(path: path ?? "")
+        case 14: return .vaultExists(path: path ?? "")
+        case 15: return .secretServiceUnavailable(reason: text)
+        case 16: return .timeout
+        default: return .storageUnavailable(reason: "the agent: \(text.isEmpty ? "protocol error" : text)")
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Coffer
+import Foundation
+
+/// What a client asks the agent (docs/agent.md, section 3).
+package enum AgentRequest: Sendable {
+    case ping
+    case status
+    case stop
+    /// Unlock the vault at `vault` (a real path) with `credential`, for `lifetime` seconds.
+    case unlock(vault: String, credential: AgentCredential, lifetime: UInt32)
+    /// Forget one vault, or every vault when `vault` is `nil`.
+    case lock(vault: String?)
+    case set(vault: String, id: ItemID, secret: Data, options: ItemOptions)
+    case item(vault: String, id: ItemID)
+    case secret(vault: String, id: ItemID)
+    case remove(vault: String, id: ItemID)
+    case items(vault: String, query: ItemQuery)
+    case removeAll(vault: String, query: ItemQuery)
+
+    enum Kind: UInt8 {
+        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05
+        case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
+    }
+
+    enum Tag: UInt8 {
+        case vault = 0x01, id = 0x02, record = 0x03, queryClass = 0x04, queryService = 0x05, queryAccount = 0x06
+        case queryAttribute = 0x07, credentialKind = 0x08, credential = 0x09, lifetime = 0x0A, all = 0x0B
+    }
+
+    /// The longest lifetime an unlock may ask for: a week.
+    package static let maxLifetime: UInt32 = 604_800
+
+    package var message: AgentMessage {
+        func field(_ tag: Tag, _ value: [UInt8]) -> AgentMessage.Field { AgentMessage.Field(tag.rawValue, value) }
+        func vaultField(_ path: String) -> AgentMessage.Field { field(.vault, Array(path.utf8)) }
+        func queryFields(_ query: ItemQuery) -> [AgentMessage.Field] {
+            var fields: [AgentMessage.Field] = []
+            if let itemClass = query.itemClass { fields.append(field(.queryClass, [itemClass.rawValue])) }
+            if let service = query.service { fields.append(field(.queryService, Array(service.utf8))) }
+            if let account = query.account { fields.append(field(.queryAccount, Array(account.utf8))) }
+            for (name, value) in query.custom.sorted(by: { $0.key < $1.key }) {
+                fields.append(field(.queryAttribute, bigEndian(UInt32(name.utf8.count)) + Array(name.utf8) + Array(value.utf8)))
+            }
+            return fields
+        }
+        switch self {
+        case .ping: return AgentMessage(kind: Kind.ping.rawValue)
+        case .status: return AgentMessage(kind: Kind.status.rawValue)
+        case .stop: return AgentMessage(kind: Kind.stop.rawValue)
+        case .unlock(let vault, let credential, let lifetime):
+            return AgentMessage(kind: Kind.unlock.rawValue, fields: [
+                vaultField(vault), field(.credentialKind, [credential.kind]), field(.credential, credential.bytes),
+                field(.lifetime, bigEndian(lifetime)),
+            ])
+        case .lock(let vault):
+            return AgentMessage(kind: Kind.lock.rawValue, fields: [vault.map(vaultField) ?? field(.all, [])])
+        case .set(let vault, let id, let secret, let options):
+            let attributes = ItemAttributes(
+                id: id, label: options.label, comment: options.comment, custom: options.custom,
+                created: Date(timeIntervalSince1970: 0), modified: Date(timeIntervalSince1970: 0),
+                expiresAt: options.expiresAt, internet: options.internet)
+            return AgentMessage(kind: Kind.set.rawValue, fields: [vaultField(vault), field(.record, ItemRecord.encode(attributes, secret: secret))])
+        case .item(let vault, let id): return AgentMessage(kind: Kind.item.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
+        case .secret(let vault, let id): return AgentMessage(kind: Kind.secret.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
+        case .remove(let vault, let id): return AgentMessage(kind: Kind.remove.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
+        case .items(let vault, let query): return AgentMessage(kind: Kind.items.rawValue, fields: [vaultField(vault)] + queryFields(query))
+        case .removeAll(let vault, let query):
+            return AgentMessage(kind: Kind.removeAll.rawValue, fields: [vaultField(vault)] + queryFields(query))
+        }
+    }
+
+    /// Reads a request, refusing anything the protocol does not allow.
+    package init(_ message: AgentMessage) throws(AgentProtocolError) {
+        guard let kind = Kind(rawValue: message.kind) else { throw AgentProtocolError("unknown request \(message.kind)") }
+        guard message.fields.allSatisfy({ Tag(rawValue: $0.tag) != nil }) else { throw AgentProtocolError("unknown field") }
+        func text(_ tag: Tag) throws(AgentProtocolError) -> String? {
+            guard let bytes = try message.single(tag.rawValue) else { return nil }
+            guard let text = String(validating: bytes, as: UTF8.self) else { throw AgentProtocolError("field \(tag.rawValue) is not UTF-8") }
+            return text
+        }
+        func vault() throws(AgentProtocolError) -> String {
+            guard let path = try text(.vault), path.hasPrefix("/") else { throw AgentProtocolError("a request needs the vault's path") }
+            return path
+        }
+        func id() throws(AgentProtocolError) -> ItemID {
+            guard let bytes = try message.single(Tag.id.rawValue), let id = Self.decodeID(bytes) else { throw AgentProtocolError("a request needs an item id") }
+            return id
+        }
+        func query() throws(AgentProtocolError) -> ItemQuery {
+            var query = ItemQuery()
+            if let bytes = try message.single(Tag.queryClass.rawValue) {
+                guard bytes.count == 1, let itemClass = ItemClass(rawValue: bytes[0]) else { throw AgentProtocolError("bad query class") }
+                query.itemClass = itemClass
+            }
+            query.service = try text(.queryService)
+            query.account = try text(.queryAccount)
+            for bytes in message.all(Tag.queryAttribute.rawValue) {
+                guard let (name, value) = Self.decodePair(bytes), query.custom[name] == nil else { throw AgentProtocolError("bad query attribute") }
+                query.custom[name] = value
+            }
+            return query
+        }
+        switch kind {
+        case .ping: self = .ping
+        case .status: self = .status
+        case .stop: self = .stop
+        case .unlock:
+            guard let kindByte = try message.single(Tag.credentialKind.rawValue), kindByte.count == 1,
+                  let bytes = try message.single(Tag.credential.rawValue),
+                  let credential = AgentCredential(kind: kindByte[0], bytes: bytes),
+                  let lifetimeBytes = try message.single(Tag.lifetime.rawValue),
+                  let lifetime = readInteger(lifetimeBytes, as: UInt32.self), (1...Self.maxLifetime).contains(lifetime)
+            else { throw AgentProtocolError("an unlock needs a credential and a lifetime of 1 to \(Self.maxLifetime) seconds") }
+            self = .unlock(vault: try vault(), credential: credential, lifetime: lifetime)
+        case .lock:
+            self = try message.single(Tag.all.rawValue) != nil ? .lock(vault: nil) : .lock(vault: try vault())
+        case .set:
+            guard let bytes = try message.single(Tag.record.rawValue), let decoded = try? ItemRecord.decode(bytes) else {
+                throw AgentProtocolError("a set needs a well-formed record")
+            }
+            self = .set(vault: try vault(), id: decoded.attributes.id, secret: Data(decoded.secret), options: decoded.attributes.options)
+        case .item: self = .item(vault: try vault(), id: try id())
+        case .secret: self = .secret(vault: try vault(), id: try id())
+        case .remove: self = .remove(vault: try vault(), id: try id())
+        case .items: self = .items(vault: try vault(), query: try query())
+        case .removeAll: self = .removeAll(vault: try vault(), query: try query())
+        }
+    }
+
+    static func encode(_ id: ItemID) -> [UInt8] {
+        [id.itemClass.rawValue] + bigEndian(UInt32(id.service.utf8.count)) + Array(id.service.utf8)
+            + bigEndian(UInt32(id.account.utf8.count)) + Array(id.account.utf8)
+    }
+
+    static func decodeID(_ bytes: [UInt8]) -> ItemID? {
+        guard let first = bytes.first, let itemClass = ItemClass(rawValue: first), bytes.count >= 5 else { return nil }
+        let serviceLength = Int(readUInt32(bytes, at: 1))
+        guard bytes.count - 5 >= serviceLength, bytes.count - 5 - serviceLength >= 4 else { return nil }
+        let accountStart = 5 + serviceLength + 4
+        let accountLength = Int(readUInt32(bytes, at: 5 + serviceLength))
+        guard bytes.count - accountStart == accountLength,
+              let service = String(validating: bytes[5..<(5 + serviceLength)], as: UTF8.self),
+              let account = String(validating: bytes[accountStart...], as: UTF8.self)
+        else { return nil }
+        return itemClass == .genericPassword
+            ? .genericPassword(service: service, account: account) : .internetPassword(server: service, account: account)
+    }
+
+    /// `u32be(len(name)) || name || value`.
+    static func decodePair(_ bytes: [UInt8]) -> (String, String)? {
+        guard bytes.count >= 4 else { return nil }
+        let nameLength = Int(readUInt32(bytes, at: 0))
+        guard bytes.count - 4 >= nameLength,
+              let name = String(validating: bytes[4..<(4 + nameLength)], as: UTF8.self),
+              let value = String(validating: bytes[(4 + nameLength)...], as: UTF8.self)
+        else { return nil }
+        return (name, value)
+    }
+}
+
+/// A credential an `unlock` hands the agent, which unlocks the vault with it and forgets it.
+package enum AgentCredential: Sendable {
+    case passphrase(SecureBytes)
+    case key(SecureBytes)
+    case keyFile(String)
+
+    var kind: UInt8 {
+        switch self {
+        case .passphrase: 1
+        case .key: 2
+        case .keyFile: 3
+        }
+    }
+
+    var bytes: [UInt8] {
+        switch self {
+        case .passphrase(let secret), .key(let secret): secret.withUnsafeBytes { Array($0) }
+        case .keyFile(let path): Array(path.utf8)
+        }
+    }
+
+    init?(kind: UInt8, bytes: [UInt8]) {
+        switch kind {
+        case 1: self = .passphrase(SecureBytes(copying: bytes))
+        case 2: self = .key(SecureBytes(copying: bytes))
+        case 3:
+            guard let path = String(validating: bytes, as: UTF8.self), path.hasPrefix("/") else { return nil }
+            self = .keyFile(path)
+        default: return nil
+        }
+    }
+
+    /// The vault credential it stands for.
+    package var vaultCredential: VaultCredential {
+        get throws(CofferError) {
+            switch self {
+            case .passphrase(let bytes): try .passphrase(utf8: bytes)
+            case .key(let key): .key(key)
+            case .keyFile(let path): .keyFile(URL(fileURLWithPath: path))
+            }
+        }
+    }
+}

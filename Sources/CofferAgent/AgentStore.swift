@@ -1,0 +1,59 @@
+import Coffer
+import Foundation
+
+/// A vault that the agent holds unlocked, used as any ``CredentialStore``: every call is one
+/// request to the agent, which performs it on its own unlocked copy.
+package struct AgentStore: CredentialStore {
+    package let client: AgentClient
+    /// The vault's real path.
+    package let vault: String
+
+    package init(client: AgentClient, vault: String) {
+        self.client = client
+        self.vault = vault
+    }
+
+    /// What went wrong between the CLI and the agent, as a store error.
+    private func send(_ request: AgentRequest) throws(CofferError) -> AgentReply {
+        let reply: AgentReply
+        do { reply = try client.send(request) } catch { throw .storageUnavailable(reason: "the agent: \(error)") }
+        switch reply {
+        case .failure(let error): throw error
+        case .notHeld: throw .locked
+        default: return reply
+        }
+    }
+
+    package func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        _ = try send(.set(vault: vault, id: id, secret: secret, options: options))
+    }
+
+    package func item(for id: ItemID) throws(CofferError) -> Item? {
+        guard case .item(let item) = try send(.item(vault: vault, id: id)) else { throw Self.unexpected }
+        return item
+    }
+
+    package func secret(for id: ItemID) throws(CofferError) -> Data? {
+        guard case .secret(let secret) = try send(.secret(vault: vault, id: id)) else { throw Self.unexpected }
+        return secret
+    }
+
+    @discardableResult
+    package func remove(_ id: ItemID) throws(CofferError) -> Bool {
+        guard case .count(let count) = try send(.remove(vault: vault, id: id)) else { throw Self.unexpected }
+        return count > 0
+    }
+
+    package func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
+        guard case .items(let items) = try send(.items(vault: vault, query: query)) else { throw Self.unexpected }
+        return items
+    }
+
+    @discardableResult
+    package func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
+        guard case .count(let count) = try send(.removeAll(vault: vault, query: query)) else { throw Self.unexpected }
+        return count
+    }
+
+    private static let unexpected = CofferError.storageUnavailable(reason: "the agent answered another request")
+}
