@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Coffer", "CofferAuth", "CofferDevBackend", "CLinux",
+                "Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),

@@ -75,7 +75,7 @@ package enum AgentReply: Sendable {
                 return status
             }
             return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults)
-        case .stop, .unlock, .lock, .set:
+        case .stop, .unlock, .lock, .set, .holds:
             return .done
         case .item:
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }

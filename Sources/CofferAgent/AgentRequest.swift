@@ -10,6 +10,8 @@ package enum AgentRequest: Sendable {
     case unlock(vault: String, credential: AgentCredential, lifetime: UInt32)
     /// Forget one vault, or every vault when `vault` is `nil`.
     case lock(vault: String?)
+    /// Whether the agent holds the vault unlocked with current keys.
+    case holds(vault: String)
     case set(vault: String, id: ItemID, secret: Data, options: ItemOptions)
     case item(vault: String, id: ItemID)
     case secret(vault: String, id: ItemID)
@@ -18,7 +20,7 @@ package enum AgentRequest: Sendable {
     case removeAll(vault: String, query: ItemQuery)
 
     enum Kind: UInt8 {
-        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05
+        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06
         case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
     }
 
@@ -54,6 +56,8 @@ package enum AgentRequest: Sendable {
             ])
         case .lock(let vault):
             return AgentMessage(kind: Kind.lock.rawValue, fields: [vault.map(vaultField) ?? field(.all, [])])
+        case .holds(let vault):
+            return AgentMessage(kind: Kind.holds.rawValue, fields: [vaultField(vault)])
         case .set(let vault, let id, let secret, let options):
             let attributes = ItemAttributes(
                 id: id, label: options.label, comment: options.comment, custom: options.custom,
@@ -114,6 +118,7 @@ package enum AgentRequest: Sendable {
             self = .unlock(vault: try vault(), credential: credential, lifetime: lifetime)
         case .lock:
             self = try message.single(Tag.all.rawValue) != nil ? .lock(vault: nil) : .lock(vault: try vault())
+        case .holds: self = .holds(vault: try vault())
         case .set:
             guard let bytes = try message.single(Tag.record.rawValue), let decoded = try? ItemRecord.decode(bytes) else {
                 throw AgentProtocolError("a set needs a well-formed record")

@@ -78,6 +78,13 @@ package final class AgentServer: Sendable {
         case .lock(let path):
             if let path { vaults.forget(path) } else { vaults.forgetAll() }
             return .done
+        case .holds(let path):
+            guard let vault = vaults.use(path) else { return .notHeld }
+            guard vault.isUnlockedWithCurrentKeys() else {
+                vaults.forget(path)
+                return .notHeld
+            }
+            return .done
         case .unlock(let path, let credential, let lifetime):
             do throws(CofferError) {
                 let vault = try Vault.open(at: URL(fileURLWithPath: path), unlock: try credential.vaultCredential)

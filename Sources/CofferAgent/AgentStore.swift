@@ -1,19 +1,14 @@
 import Coffer
 import Foundation
 
-/// A vault that the agent holds unlocked, used as any ``CredentialStore``: every call is one
-/// request to the agent, which performs it on its own unlocked copy.
+/// A vault the agent holds unlocked, used as any ``CredentialStore``: each call is one request
+/// to the agent, which performs it on its own unlocked copy. Get one with
+/// ``AgentClient/store(for:)``, which first asks whether the agent holds the vault.
 package struct AgentStore: CredentialStore {
     package let client: AgentClient
     /// The vault's real path.
     package let vault: String
 
-    package init(client: AgentClient, vault: String) {
-        self.client = client
-        self.vault = vault
-    }
-
-    /// What went wrong between the CLI and the agent, as a store error.
     private func send(_ request: AgentRequest) throws(CofferError) -> AgentReply {
         let reply: AgentReply
         do { reply = try client.send(request) } catch { throw .storageUnavailable(reason: "the agent: \(error)") }
@@ -56,4 +51,14 @@ package struct AgentStore: CredentialStore {
     }
 
     private static let unexpected = CofferError.storageUnavailable(reason: "the agent answered another request")
+}
+
+extension AgentClient {
+    /// The vault at `path` (a real path) through the agent, when the agent holds it unlocked
+    /// with current keys; `nil` when it does not (never unlocked there, forgotten, or rotated
+    /// elsewhere, which makes the agent forget it now).
+    package func store(for path: String) throws(AgentSocket.Unreachable) -> AgentStore? {
+        guard case .done = try send(.holds(vault: path)) else { return nil }
+        return AgentStore(client: self, vault: path)
+    }
 }

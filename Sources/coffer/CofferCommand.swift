@@ -43,6 +43,7 @@ struct CofferCommand: AsyncParsableCommand {
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self,
+            AgentCommand.self, UnlockCommand.self, LockCommand.self,
             Login.self, TokenCommand.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
         ])
 
@@ -80,6 +81,7 @@ struct CofferCommand: AsyncParsableCommand {
     }
 
     static func fail(_ error: Error) -> Never {
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if let failure = error as? CommandFailure {
             Terminal.printError(failure.message)
             Foundation.exit(failure.exitStatus)

@@ -213,6 +213,18 @@ public final class Vault: Sendable {
         install(keys)
     }
 
+    /// Whether the vault is unlocked with keys that are still the vault's: `false` when it is
+    /// locked, or when another process has rotated the vault key since (the vault then locks
+    /// itself). One small read; for a process that holds a vault open for a long time.
+    public func isUnlockedWithCurrentKeys() -> Bool {
+        do throws(CofferError) {
+            try withUnlockedKeys { connection, keys throws(CofferError) in try Self.verifyKeyCheck(connection, keys) }
+            return true
+        } catch {
+            return false
+        }
+    }
+
     /// Locks the vault: the vault key and its subkeys are dropped and zeroed.
     public func lock() {
         state.withLock { state in

@@ -19,7 +19,8 @@ enum Passphrase {
         return try .passphrase(utf8: passphrase)
     }
 
-    private static func bytes(fd: Int32?, environmentName: String, prompt: String, confirm: Bool) throws -> SecureBytes {
+    /// The passphrase's bytes, from the same sources as ``credential(fd:environmentName:prompt:confirm:)``.
+    static func bytes(fd: Int32?, environmentName: String, prompt: String, confirm: Bool = false) throws -> SecureBytes {
         if let fd { return try DescriptorInput.secret(fd, what: "passphrase") }
         if let value = getenv(environmentName) {
             return SecureBytes(copying: UnsafeRawBufferPointer(start: value, count: strlen(value)))

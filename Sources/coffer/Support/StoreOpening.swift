@@ -1,13 +1,30 @@
 import ArgumentParser
 import Coffer
+import CofferAgent
 import Foundation
 
 extension CofferCommand {
     /// The store the item commands (get, set, delete, list) use.
     func store() throws -> any CredentialStore {
         switch try storeOptions.selectedBackend() {
-        case .vault: try openVault()
+        case .vault: try agentStore() ?? openVault()
         case .secretService: SecretServiceStore(configuration: storeOptions.secretService)
+        }
+    }
+
+    /// The vault through the agent, when one runs and holds it unlocked (unless --no-agent);
+    /// `nil` otherwise. A socket nobody answers on (a killed agent) is reported, never waited on.
+    private func agentStore() throws -> (any CredentialStore)? {
+        guard !storeOptions.noAgent, let socket = try? AgentSocket.path(), FileSecurityProbe.exists(socket),
+              let path = try? VaultPaths.real(try vault.url())
+        else { return nil }
+        do {
+            return try AgentClient(path: socket).store(for: path)
+        } catch .noAgent {
+            return nil
+        } catch {
+            Terminal.printError("note: \(error); unlocking the vault here instead")
+            return nil
         }
     }
 

@@ -14,6 +14,9 @@ struct StoreOptions: ParsableArguments {
         valueName: "methods"))
     var unlock: String?
 
+    @Flag(name: .customLong("no-agent"), help: "Do not use the agent, even when it holds the vault unlocked.")
+    var noAgent = false
+
     @Option(name: .customLong("secret-service-timeout"), help: ArgumentHelp(
         "The most seconds any one Secret Service operation may take (default: 5).", valueName: "seconds"))
     var secretServiceTimeout: Double?

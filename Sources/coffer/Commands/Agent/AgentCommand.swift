@@ -1,0 +1,153 @@
+import ArgumentParser
+import Coffer
+import CofferAgent
+import Foundation
+import Glibc
+
+struct AgentCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "agent",
+        abstract: "Run the agent that keeps vaults unlocked between commands (like ssh-agent).",
+        discussion: """
+            `coffer unlock` hands the agent a vault once; later commands use it with no credential. \
+            The agent performs the vault operations itself: the vault key never leaves its process. \
+            It serves only its own user, on $COFFER_AGENT_SOCKET, else $XDG_RUNTIME_DIR/coffer/agent.sock, \
+            else /tmp/coffer-<uid>/agent.sock. No command starts it for you. docs/agent.md has the protocol.
+            """,
+        subcommands: [Start.self, Stop.self, AgentStatus.self])
+
+    /// The agent's socket path, checked as vault folders are.
+    static func socketPath() throws -> String {
+        try AgentSocket.path()
+    }
+
+    struct Start: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start the agent in the background (or, with --foreground, in this process, for systemd).",
+            discussion: "Under systemd socket activation (coffer-agent.socket), the agent uses the socket systemd passes.")
+
+        /// glibc's POSIX_SPAWN_SETSID (a GNU extension the Glibc module does not export): the agent
+        /// leads a session of its own, apart from the terminal that started it.
+        static let posixSpawnSetSID: Int16 = 0x80
+
+        @Flag(help: "Run in this process until stopped, instead of in the background.")
+        var foreground = false
+
+        @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
+        var idleTimeout = DurationArgument(argument: "15m")!
+
+        func run() throws {
+            let path = try AgentCommand.socketPath()
+            if foreground { return try serve(path: path) }
+            if case .agent(let pid, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
+                throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
+            }
+            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            posix_spawnattr_setflags(&attributes, Self.posixSpawnSetSID)
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+            let arguments = [executable, "agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            let argv = arguments.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            var pid: pid_t = 0
+            guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else {
+                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+            }
+            for _ in 0..<250 {
+                if case .agent? = try? AgentClient(path: path, timeout: .seconds(1)).send(.ping) {
+                    return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
+                }
+                var status: Int32 = 0
+                if waitpid(pid, &status, WNOHANG) == pid { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                usleep(20_000)
+            }
+            throw CLIError(message: "the agent did not answer within 5 s", exitStatus: 75)
+        }
+
+        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own.
+        private func serve(path: String) throws {
+            let environment = ProcessInfo.processInfo.environment
+            let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
+            let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
+            if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
+            let server = AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
+            server.run()
+            if !activated { unlink(path) }
+        }
+    }
+
+    struct Stop: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop the agent: it forgets every vault and exits.")
+
+        func run() throws {
+            let path = try AgentCommand.socketPath()
+            do throws(AgentSocket.Unreachable) {
+                _ = try AgentClient(path: path, timeout: .seconds(5)).send(.stop)
+            } catch .noAgent, .stale {
+                throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
+            } catch {
+                throw CLIError(message: "\(error)", exitStatus: 69)
+            }
+            try StandardStreams.printLine("agent stopped")
+        }
+    }
+
+    struct AgentStatus: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
+
+        @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt, lastUse).")
+        var json = false
+
+        func run() throws {
+            let path = try AgentCommand.socketPath()
+            var report = StatusJSON(running: false, pid: nil, socket: path, vaults: [])
+            if case .agent(let pid, let vaults)? = try? AgentClient(path: path, timeout: .seconds(5)).send(.status) {
+                report = StatusJSON(running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init))
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                try StandardStreams.write(try encoder.encode(report) + Data("\n".utf8))
+            } else if let pid = report.pid {
+                var lines = ["agent running (pid \(pid)) at \(TerminalText.escaped(path))"]
+                lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt.formatted(.iso8601))" }
+                try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))
+            } else {
+                try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
+            }
+            if !report.running { throw ExitCode(1) }
+        }
+
+        /// `agent status --json`.
+        struct StatusJSON: Encodable {
+            struct Vault: Encodable {
+                let path: String
+                let id: String
+                let unlockedAt: Date
+                let expiresAt: Date
+                let lastUse: Date
+
+                init(_ held: HeldVaultStatus) {
+                    path = held.path
+                    id = held.vaultID
+                    unlockedAt = held.unlockedAt
+                    expiresAt = held.expiresAt
+                    lastUse = held.lastUse
+                }
+            }
+
+            let running: Bool
+            let pid: Int32?
+            let socket: String
+            let vaults: [Vault]
+        }
+    }
+}

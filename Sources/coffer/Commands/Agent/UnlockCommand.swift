@@ -1,0 +1,85 @@
+import ArgumentParser
+import Coffer
+import CofferAgent
+import Foundation
+
+struct UnlockCommand: ParsableCommand, ReadsDescriptors {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock",
+        abstract: "Unlock the vault once and hand it to the agent, so later commands need no credential.",
+        discussion: """
+            The credential comes as usual: the key file (--keyfile, $COFFER_KEYFILE), else the passphrase \
+            (--passphrase-fd, $COFFER_PASSPHRASE, or the terminal). The agent unlocks the vault with it \
+            and forgets the credential; it forgets the vault after --for, after its idle timeout, on \
+            `coffer lock`, or when the vault key is rotated elsewhere.
+            """)
+
+    @ParentCommand var root: CofferCommand
+
+    @Option(name: .customLong("for"), help: ArgumentHelp("How long the agent keeps the vault unlocked (default: 1h, at most 7d).", valueName: "duration"))
+    var lifetime = DurationArgument(argument: "1h")!
+
+    var cofferRoot: CofferCommand { root }
+
+    func run() throws {
+        guard lifetime.seconds <= Int(AgentRequest.maxLifetime) else { throw CLIError.usage("--for takes at most 7 days") }
+        let path = try VaultPaths.real(try root.vault.url())
+        let client = AgentClient(path: try AgentCommand.socketPath())
+        do throws(AgentSocket.Unreachable) {
+            _ = try client.send(.ping)
+        } catch .noAgent, .stale {
+            throw CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: 69)
+        } catch {
+            throw CLIError(message: "\(error)", exitStatus: 69)
+        }
+        let credential: AgentCredential
+        if let keyFile = root.vault.keyFileURL {
+            credential = .keyFile(try VaultPaths.real(keyFile))
+        } else {
+            let bytes = try Passphrase.bytes(fd: root.vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
+            _ = try VaultCredential.passphrase(utf8: bytes)  // refuses bytes that are not UTF-8 before they travel
+            credential = .passphrase(bytes)
+        }
+        let reply: AgentReply
+        do { reply = try client.send(.unlock(vault: path, credential: credential, lifetime: UInt32(lifetime.seconds))) } catch {
+            throw CLIError(message: "\(error)", exitStatus: 69)
+        }
+        if case .failure(let error) = reply { throw error }
+        let until = Date().addingTimeInterval(TimeInterval(lifetime.seconds))
+        try StandardStreams.printLine("the agent holds \(TerminalText.escaped(path)) unlocked until \(until.formatted(.iso8601))")
+    }
+}
+
+struct LockCommand: ParsableCommand, ReadsDescriptors {
+    static let configuration = CommandConfiguration(
+        commandName: "lock", abstract: "Make the agent forget the vault (or, with --all, every vault); its key is zeroed.")
+
+    @ParentCommand var root: CofferCommand
+
+    @Flag(help: "Forget every vault the agent holds.")
+    var all = false
+
+    var cofferRoot: CofferCommand { root }
+
+    func run() throws {
+        let path = all ? nil : try VaultPaths.real(try root.vault.url())
+        let client = AgentClient(path: try AgentCommand.socketPath())
+        do throws(AgentSocket.Unreachable) {
+            _ = try client.send(.lock(vault: path))
+        } catch .noAgent, .stale {
+            return try StandardStreams.printLine("no agent runs; nothing to lock")
+        } catch {
+            throw CLIError(message: "\(error)", exitStatus: 69)
+        }
+        try StandardStreams.printLine(all ? "the agent holds no vault now" : "the agent no longer holds \(TerminalText.escaped(path ?? ""))")
+    }
+}
+
+/// Real paths (every link resolved), as the agent names vaults.
+enum VaultPaths {
+    static func real(_ url: URL) throws -> String {
+        guard let resolved = realpath(url.path, nil) else { throw CofferError.vaultNotFound(path: url.path) }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

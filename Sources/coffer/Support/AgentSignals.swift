@@ -1,0 +1,19 @@
+import CofferAgent
+import Dispatch
+import Glibc
+
+/// Stops a foreground agent on SIGTERM (systemd's stop), SIGINT and SIGHUP, so it forgets every
+/// vault and removes its socket before it exits.
+enum AgentSignals {
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    static func stop(_ server: AgentServer, onSignals signals: [Int32]) {
+        for number in signals {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { server.stop() }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}
