@@ -7,8 +7,10 @@ import ServiceLifecycle
 import Synchronization
 
 /// A Hummingbird server that speaks every protocol of docs/protocol.md, for development and
-/// tests: the HTTP Basic check, the OAuth token endpoint (password, client-credentials and
-/// RFC 8693 grants), OMC's SSO exchange, RFC 7009 revocation, and `GET /protected`.
+/// tests: the HTTP Basic check, the OAuth token endpoint (password, client-credentials,
+/// RFC 8693 and refresh-token grants), OMC's SSO exchange, RFC 7009 revocation,
+/// `GET /protected`, MobileFirst and MCA challenges, and an OpenID provider at ``issuer``
+/// (discovery, JWKS, authorization code with PKCE, device flow, refresh tokens, ID tokens).
 ///
 /// ```swift
 /// let backend = try await DevBackend.start()          // 127.0.0.1, a free port
@@ -34,6 +36,8 @@ public final class DevBackend: Sendable {
     public var configuration: Configuration { state.configuration }
     /// The faults armed for the next replies.
     public var faults: FaultInjector { state.faults }
+    /// The OpenID faults armed for the next ID tokens, redirects, refreshes and device polls.
+    public var openIDFaults: OpenIDFaults { state.openIDFaults }
     /// How many requests of each kind it has answered.
     public var statistics: Statistics { state.statistics.snapshot }
 
@@ -45,6 +49,36 @@ public final class DevBackend: Sendable {
     public var protectedURL: URL { url(DevBackendPath.protected) }
     /// `GET /anonymous`.
     public var anonymousURL: URL { url(DevBackendPath.anonymous) }
+
+    /// The OpenID provider's issuer: the base URL and `/oidc`, for example
+    /// `http://127.0.0.1:41234/oidc`, exactly as discovery, ID tokens and redirects name it.
+    public var issuer: URL { url(DevBackendPath.OpenID.issuer) }
+    /// OpenID Connect discovery: `{issuer}/.well-known/openid-configuration`.
+    public var discoveryURL: URL { url(DevBackendPath.OpenID.discovery) }
+    /// The JWKS with the provider's RS256 key.
+    public var jwksURL: URL { url(DevBackendPath.OpenID.jwks) }
+    /// The OpenID authorization endpoint.
+    public var authorizationEndpoint: URL { url(DevBackendPath.OpenID.authorize) }
+    /// RFC 8628's device authorization endpoint.
+    public var deviceAuthorizationEndpoint: URL { url(DevBackendPath.OpenID.device) }
+    /// The device verification page (the `verification_uri`).
+    public var deviceVerificationURL: URL { url(DevBackendPath.OpenID.deviceVerify) }
+    /// The UserInfo endpoint.
+    public var userinfoEndpoint: URL { url(DevBackendPath.OpenID.userinfo) }
+
+    /// Approves the pending device login of `userCode` (as shown, any case, dash optional) for
+    /// `user`, as a person on the verification page would. Returns whether a pending,
+    /// unexpired code was found.
+    @discardableResult
+    public func approveDeviceLogin(userCode: String, as user: String) -> Bool {
+        state.deviceGrants.decide(userCode: userCode, user: user, at: state.now) == .decided
+    }
+
+    /// Denies the pending device login of `userCode`. Returns whether a pending, unexpired code was found.
+    @discardableResult
+    public func denyDeviceLogin(userCode: String) -> Bool {
+        state.deviceGrants.decide(userCode: userCode, user: nil, at: state.now) == .decided
+    }
 
     private func url(_ path: String) -> URL { baseURL.appendingPathComponent(String(path.dropFirst())) }
 
@@ -77,7 +111,10 @@ public final class DevBackend: Sendable {
     public static func start(_ configuration: Configuration = Configuration()) async throws -> DevBackend {
         let state = DevBackendState(configuration: configuration)
         let started = StartSignal()
-        let application = makeApplication(state, onServerRunning: { channel in started.succeed(channel.localAddress?.port) })
+        let application = makeApplication(state, onServerRunning: { channel in
+            if let port = channel.localAddress?.port { state.baseURL = baseURLFor(host: configuration.host, port: port) }
+            started.succeed(channel.localAddress?.port)
+        })
         let services = ServiceGroup(configuration: .init(services: [application], logger: configuration.logger))
         let server = Task {
             do {
@@ -103,7 +140,9 @@ public final class DevBackend: Sendable {
     public static func run(_ configuration: Configuration, onStarted: @escaping @Sendable (URL) -> Void) async throws {
         let state = DevBackendState(configuration: configuration)
         let application = makeApplication(state, onServerRunning: { channel in
-            onStarted(baseURLFor(host: configuration.host, port: channel.localAddress?.port ?? configuration.port))
+            let baseURL = baseURLFor(host: configuration.host, port: channel.localAddress?.port ?? configuration.port)
+            state.baseURL = baseURL
+            onStarted(baseURL)
         })
         try await application.runService()
     }
@@ -112,7 +151,7 @@ public final class DevBackend: Sendable {
         _ state: DevBackendState, onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> some ApplicationProtocol {
         let router = Router()
-        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: RequestLogMiddleware())
         router.add(middleware: FaultMiddleware(faults: state.faults, maxHang: state.configuration.maxHang, configuration: state.configuration))
         state.addBasicCheckRoute(to: router)
         state.addTokenRoute(to: router)
@@ -124,6 +163,10 @@ public final class DevBackend: Sendable {
         state.addAuthorizationRoutes(to: router)
         state.addCodeTokenRoutes(to: router)
         state.addChallengeResourceRoutes(to: router)
+        state.addOpenIDMetadataRoutes(to: router)
+        state.addOpenIDAuthorizeRoutes(to: router)
+        state.addDeviceAuthorizationRoutes(to: router)
+        state.addUserInfoRoute(to: router)
         return Application(
             router: router,
             configuration: ApplicationConfiguration(

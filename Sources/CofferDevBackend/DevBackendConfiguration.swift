@@ -20,6 +20,9 @@ extension DevBackend {
         public var tokenLifetime: TimeInterval
         /// How long exchanged SSO tokens last. Default: 6 hours, like OMC's policy.
         public var exchangeTokenLifetime: TimeInterval
+        /// How long a refresh token lasts after it is issued (each rotation issues a new one).
+        /// Default: 30 days.
+        public var refreshTokenLifetime: TimeInterval
         /// Whether replies carry `expires_in`. Turn it off to test the client's default lifetime.
         public var advertisesLifetime: Bool
         /// The clock that decides expiry.
@@ -34,12 +37,20 @@ extension DevBackend {
         /// The Mobile Client Access authorization server and its custom realm, which accepts
         /// the ``users``.
         public var clientAccess: ClientAccessConfiguration
+        /// The OpenID provider at `/oidc`: its clients, test switches and lifetimes. Its users
+        /// are ``users``; its access tokens last ``tokenLifetime``.
+        public var openID: OpenIDProviderConfiguration
 
+        /// The default backend id.
         public static let defaultBackendID = "coffer-dev"
+        /// The default user, also the OpenID provider's and the MCA realm's.
         public static let defaultUser = (name: "demo", password: "demo-password")
+        /// The default OAuth client (HTTP Basic).
         public static let defaultClient = (id: "coffer-cli", secret: "coffer-cli-secret")
+        /// The default third-party token of the SSO exchange, and its user.
         public static let defaultSSOToken = (token: "demo-third-party-token", user: "demo")
 
+        /// A configuration with the given values; every one has a default.
         public init(
             host: String = "127.0.0.1", port: Int = 0, backendID: String = Configuration.defaultBackendID,
             users: [String: String] = [Configuration.defaultUser.name: Configuration.defaultUser.password],
@@ -49,7 +60,8 @@ extension DevBackend {
             advertisesLifetime: Bool = true, now: @escaping @Sendable () -> Date = { Date() },
             maxHang: Duration = .seconds(30), logger: Logger = Logger(label: "coffer.dev-backend"),
             mobileFirst: MobileFirstConfiguration = MobileFirstConfiguration(),
-            clientAccess: ClientAccessConfiguration = ClientAccessConfiguration()
+            clientAccess: ClientAccessConfiguration = ClientAccessConfiguration(),
+            refreshTokenLifetime: TimeInterval = 30 * 86400, openID: OpenIDProviderConfiguration = OpenIDProviderConfiguration()
         ) {
             self.host = host
             self.port = port
@@ -65,6 +77,8 @@ extension DevBackend {
             self.logger = logger
             self.mobileFirst = mobileFirst
             self.clientAccess = clientAccess
+            self.refreshTokenLifetime = refreshTokenLifetime
+            self.openID = openID
         }
     }
 }

@@ -29,6 +29,11 @@ package enum DevBackendPath {
         case basicCheck: return .basicCheck
         case revocation: return .revocation
         case protected, anonymous, ClientAccessConfiguration.protectedPath: return .resource
+        case OpenID.discovery, OpenID.serverMetadata, OpenID.appendedServerMetadata: return .openIDDiscovery
+        case OpenID.jwks: return .jwks
+        case OpenID.authorize: return .openIDAuthorization
+        case OpenID.device: return .deviceAuthorization
+        case OpenID.userinfo: return .userinfo
         default: break
         }
         let challengePaths = [

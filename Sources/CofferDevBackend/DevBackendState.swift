@@ -1,21 +1,35 @@
 import CofferAuth
 import Foundation
+import Synchronization
 
 /// What every route shares: the configuration, the issued tokens, the counters and the faults.
 final class DevBackendState: Sendable {
     let configuration: DevBackend.Configuration
     let tokens = TokenRegistry()
+    let refreshTokens = RefreshTokens()
     let statistics = StatisticsCounter()
     let faults = FaultInjector()
+    let openIDFaults = OpenIDFaults()
     /// MobileFirst and MCA clients, with their security checks' states.
     let clients = RegisteredClients()
     let codes = AuthorizationCodes()
+    /// The OpenID provider's codes, device authorizations and signing key.
+    let openIDCodes = OpenIDCodes()
+    let deviceGrants = DeviceGrants()
+    let signingKeys = SigningKeys()
+    private let listeningAt = Mutex<URL?>(nil)
 
     init(configuration: DevBackend.Configuration) {
         self.configuration = configuration
     }
 
     var now: Date { configuration.now() }
+
+    /// The base URL, once the server listens.
+    var baseURL: URL? {
+        get { listeningAt.withLock { $0 } }
+        set { listeningAt.withLock { $0 = newValue } }
+    }
 
     /// Whether the caller named this backend. Standard OAuth clients send no backend id, so
     /// `optional` accepts a request without one.

@@ -26,6 +26,22 @@ extension DevBackend {
         public var codeExchanges = 0
         /// MobileFirst logouts of a security check.
         public var checkLogouts = 0
+        /// Refresh-token grants at the token endpoint (OAuth and OpenID clients).
+        public var refreshRequests = 0
+        /// Refresh tokens presented after they had been rotated away (each revoked its family).
+        public var refreshReuses = 0
+        /// OpenID authorization-code grants at the token endpoint.
+        public var openIDCodeExchanges = 0
+        /// Requests to the OpenID authorization endpoint (GET and POST).
+        public var openIDAuthorizations = 0
+        /// RFC 8628 device authorization requests.
+        public var deviceAuthorizations = 0
+        /// Device-code grants (polls) at the token endpoint.
+        public var devicePolls = 0
+        /// UserInfo requests.
+        public var userinfoRequests = 0
+        /// Discovery, RFC 8414 metadata and JWKS requests.
+        public var metadataRequests = 0
 
         public init() {}
     }

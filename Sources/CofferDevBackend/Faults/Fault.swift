@@ -32,4 +32,14 @@ public enum FaultEndpoint: Sendable, Hashable, CaseIterable {
     case resource
     /// The MobileFirst and MCA endpoints: registration, preauthorize, authorization, token and logout.
     case challenges
+    /// The OpenID provider's metadata: discovery and RFC 8414 documents.
+    case openIDDiscovery
+    /// The OpenID provider's JWKS.
+    case jwks
+    /// The OpenID authorization endpoint (GET and POST).
+    case openIDAuthorization
+    /// RFC 8628's device authorization endpoint.
+    case deviceAuthorization
+    /// The UserInfo endpoint.
+    case userinfo
 }

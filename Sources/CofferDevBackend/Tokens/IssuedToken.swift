@@ -15,6 +15,8 @@ struct IssuedToken: Sendable {
         case mobileFirst = "mobilefirst"
         /// Mobile Client Access's code flow, after its realm.
         case clientAccess = "mca"
+        /// The OpenID provider: authorization code, device code, or their refreshes.
+        case openID = "openid"
     }
 
     let subject: Subject
@@ -22,8 +24,10 @@ struct IssuedToken: Sendable {
     /// The client it was issued to; `nil` for OMC's exchange, which has no client.
     let clientID: String?
     let expiresAt: Date
-    /// The scope elements (MobileFirst security checks) it was granted for.
+    /// The scope elements (MobileFirst security checks, OAuth scopes) it was granted for.
     var scope: Set<String> = []
+    /// The refresh-token family it came from: revoking the family revokes it too.
+    var family: String?
     var revoked = false
 
     var userName: String? {

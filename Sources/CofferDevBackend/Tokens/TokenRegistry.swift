@@ -7,11 +7,12 @@ final class TokenRegistry: Sendable {
 
     /// Issues a new random token for `subject`.
     func issue(
-        _ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?, expiresAt: Date, scope: Set<String> = []
+        _ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?, expiresAt: Date, scope: Set<String> = [],
+        family: String? = nil
     ) -> String {
         let value = RandomToken.make(bytes: 32)
         tokens.withLock {
-            $0[value] = IssuedToken(subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt, scope: scope)
+            $0[value] = IssuedToken(subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt, scope: scope, family: family)
         }
         return value
     }
@@ -43,6 +44,16 @@ final class TokenRegistry: Sendable {
             guard let token = tokens[value], token.clientID == nil || token.clientID == clientID else { return false }
             tokens[value]?.revoked = true
             return true
+        }
+    }
+
+    /// Revokes every token of a refresh-token family. Returns how many were revoked.
+    @discardableResult
+    func revokeFamily(_ family: String) -> Int {
+        tokens.withLock { tokens in
+            let matching = tokens.filter { $0.value.family == family && !$0.value.revoked }.keys
+            for value in matching { tokens[value]?.revoked = true }
+            return matching.count
         }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import XCTest
 
 /// Plain HTTP against the dev backend, with no facade in between: what any client would send.
 /// Redirects are not followed: the authorization endpoints answer with one.
@@ -15,6 +16,26 @@ struct RawClient {
         let status: Int
         let headers: [String: String]
         let json: JSONValue?
+        /// The body as text (HTML pages).
+        let text: String
+
+        /// The JSON body; fails the test when there is none.
+        func object(file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+            try XCTUnwrap(json, "no JSON body: \(text.prefix(200))", file: file, line: line)
+        }
+
+        /// A string member of the JSON body; fails the test when it is missing.
+        func string(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+            try XCTUnwrap(json?[name]?.stringValue, "no \(name) in \(text.prefix(300))", file: file, line: line)
+        }
+
+        /// The `Location` header's query parameters (a redirect to the client).
+        var redirectParameters: [String: String] {
+            guard let location = headers["location"], let query = location.split(separator: "?", maxSplits: 1).dropFirst().first,
+                  let pairs = FormEncoding.decode(String(query))
+            else { return [:] }
+            return Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     func send(
@@ -33,7 +54,9 @@ struct RawClient {
         let body = try await response.body.collect(upTo: 1 << 20)
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name.lowercased()] = header.value }
-        return Reply(status: Int(response.status.code), headers: headers, json: JSONValue(parsing: Data(body.readableBytesView)))
+        return Reply(
+            status: Int(response.status.code), headers: headers, json: JSONValue(parsing: Data(body.readableBytesView)),
+            text: String(buffer: body))
     }
 
     /// A JSON `POST`.

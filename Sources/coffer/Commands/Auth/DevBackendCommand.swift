@@ -16,8 +16,21 @@ struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
             and RFC 8693 grants), OMC's SSO exchange, revocation (/oauth2/v1/revoke) and \
             GET /protected; a MobileFirst 8 runtime (/mfp/api/..., resources /mfp/protected, \
             /mfp/balance, /mfp/transfer) and a Mobile Client Access server \
-            (/imf-authserver/authorization/v1/apps/<tenant>/..., resource /mca/protected). Logs \
-            go to stderr, one line per request, without credentials.
+            (/imf-authserver/authorization/v1/apps/<tenant>/..., resource /mca/protected); and an \
+            OpenID provider whose issuer is <base URL>/oidc. Logs go to stderr, one line per \
+            request (method, path, status), without credentials.
+
+            OPENID PROVIDER (issuer <base URL>/oidc)
+              /oidc/.well-known/openid-configuration   discovery (also RFC 8414 at
+                                                       /.well-known/oauth-authorization-server/oidc)
+              /oidc/jwks                               one RS256 key, generated at first use
+              /oidc/authorize                          code + PKCE (S256 only); a login form,
+                                                       or none with --oidc-auto-approve
+              /oauth2/v1/token                         authorization_code, refresh_token (rotated,
+                                                       reuse revokes the login), device_code
+              /oidc/device, /oidc/device/verify        RFC 8628 device flow and its page
+              /oidc/device/approve                     test approval, with --oidc-test-endpoints
+              /oidc/userinfo, /oauth2/v1/revoke        UserInfo; RFC 7009 (refresh tokens too)
 
             DEFAULTS
               backend id   \(Defaults.defaultBackendID)
@@ -30,10 +43,20 @@ struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
                                  success 60 s, remember-me 120 s
                 PinCodeAttempts  PIN 1234; 3 attempts, blocked 60 s; success 60 s
               MCA          tenant \(ClientAccessConfiguration.defaultTenantID), realm \(ClientAccessConfiguration.defaultRealm)
+              OpenID       client \(OpenIDClientRegistration.native.id) (public, no secret)
+                           client \(OpenIDClientRegistration.confidential.id):\(OpenIDClientRegistration.confidential.secret ?? "")
+                           redirect URIs http://127.0.0.1:<any port>/callback and
+                           http://[::1]:<any port>/callback;
+                           scopes openid profile email offline_access; users as above;
+                           codes 60 s, device codes 600 s, poll interval 5 s, ID tokens 3600 s,
+                           refresh tokens 30 days
             These are throwaway development credentials, so the server listens on loopback only: \
             a --host that is not loopback is refused unless --allow-remote is given, and then \
             --user and --oauth-client are required and no default user, client or SSO token is \
-            served (the MobileFirst sample checks keep their published answers: do not expose them).
+            served (the MobileFirst sample checks keep their published answers: do not expose them); \
+            OpenID clients are then only those given with --oidc-client, and \
+            --oidc-auto-approve and --oidc-test-endpoints are refused. The issuer is built from \
+            --host as given.
             """)
 
     @ParentCommand var root: CofferCommand
@@ -54,11 +77,24 @@ struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
     var tokenLifetime: Int = 3600
     @Option(name: .customLong("exchange-token-lifetime"), help: ArgumentHelp("Exchanged-token lifetime in seconds.", valueName: "seconds"))
     var exchangeTokenLifetime: Int = 21_600
+    @Option(name: .customLong("oidc-client"), help: ArgumentHelp(
+        "An OpenID client, public (no secret) or confidential (repeatable; replaces the default OpenID clients).", valueName: "id[:secret]"))
+    var openIDClients: [String] = []
+    @Option(name: .customLong("oidc-auto-approve"), help: ArgumentHelp(
+        "Approve every valid authorization request at once as this user, with no login form.", valueName: "user"))
+    var autoApproveUser: String?
+    @Flag(name: .customLong("oidc-test-endpoints"), help: "Serve POST /oidc/device/approve (user_code, user[, deny=1]): approval without a password.")
+    var testEndpoints = false
+    @Option(name: .customLong("device-interval"), help: ArgumentHelp("The device flow's polling interval in seconds.", valueName: "seconds"))
+    var deviceInterval: Int = 5
+    @Option(name: .customLong("device-code-lifetime"), help: ArgumentHelp("Device-code lifetime in seconds.", valueName: "seconds"))
+    var deviceCodeLifetime: Int = 600
 
     var cofferRoot: CofferCommand { root }
 
     func run() async throws {
-        guard tokenLifetime > 0, exchangeTokenLifetime > 0 else { throw CLIError.usage("token lifetimes must be positive") }
+        guard tokenLifetime > 0, exchangeTokenLifetime > 0, deviceCodeLifetime > 0 else { throw CLIError.usage("token lifetimes must be positive") }
+        guard (0...3600).contains(deviceInterval) else { throw CLIError.usage("--device-interval must be 0 to 3600 seconds") }
         let remote = !TransportSecurity.isLoopback(host: host)
         if remote {
             guard allowRemote else {
@@ -66,6 +102,9 @@ struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
             }
             guard !users.isEmpty, client != nil else {
                 throw CLIError.usage("--allow-remote needs --user and --oauth-client: the default user and client are published")
+            }
+            guard autoApproveUser == nil, !testEndpoints else {
+                throw CLIError.usage("--oidc-auto-approve and --oidc-test-endpoints sign anyone in: they are refused with --allow-remote")
             }
         }
         var logger = Logger(label: "coffer.dev-backend") { StreamLogHandler.standardError(label: $0) }
@@ -76,8 +115,26 @@ struct DevBackendCommand: AsyncParsableCommand, ReadsDescriptors {
         if !users.isEmpty { configuration.users = try Self.pairs(users, "--user") }
         if let client { configuration.clients = try Self.pairs([client], "--oauth-client") }
         if !ssoTokens.isEmpty || remote { configuration.ssoTokens = try Self.pairs(ssoTokens, "--sso-token") }
+        if !openIDClients.isEmpty || remote { configuration.openID.clients = try Self.openIDClients(openIDClients) }
+        if let autoApproveUser {
+            guard configuration.users[autoApproveUser] != nil else { throw CLIError.usage("--oidc-auto-approve names no configured user") }
+            configuration.openID.autoApproveUser = autoApproveUser
+        }
+        configuration.openID.deviceApprovalEndpoint = testEndpoints
+        configuration.openID.deviceInterval = deviceInterval
+        configuration.openID.deviceCodeLifetime = TimeInterval(deviceCodeLifetime)
         try await DevBackend.run(configuration) { url in
             do { try StandardStreams.printLine(url.absoluteString) } catch { CofferCommand.fail(error) }
+        }
+    }
+
+    /// Parses `id[:secret]` OpenID clients, each with the loopback callbacks as redirect URIs.
+    static func openIDClients(_ items: [String]) throws -> [OpenIDClientRegistration] {
+        try items.map { item in
+            let parts = item.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard !parts[0].isEmpty, parts.count == 1 || !parts[1].isEmpty else { throw CLIError.usage("--oidc-client takes id or id:secret") }
+            return OpenIDClientRegistration(
+                id: parts[0], secret: parts.count > 1 ? parts[1] : nil, redirectURIs: OpenIDClientRegistration.loopbackCallbacks)
         }
     }
 
