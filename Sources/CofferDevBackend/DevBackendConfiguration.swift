@@ -25,6 +25,9 @@ extension DevBackend {
         public var refreshTokenLifetime: TimeInterval
         /// Whether replies carry `expires_in`. Turn it off to test the client's default lifetime.
         public var advertisesLifetime: Bool
+        /// Whether the password grant's reply carries a refresh token (RFC 6749 §4.3.3 makes it
+        /// optional). Default: `true`. Turn it off to test a client facing a server without one.
+        public var passwordGrantIssuesRefreshTokens = true
         /// The clock that decides expiry.
         public var now: @Sendable () -> Date
         /// The longest a ``Fault/hang`` or ``Fault/stallBody(prefix:)`` waits. Default: 30 s.

@@ -54,9 +54,9 @@ extension Authorization {
         guard var session = try store.load(), session.binding == backend.binding, !session.isSignedOut else {
             throw .notAuthenticated
         }
-        if session.isUsable(at: now, leeway: leeway) {
+        if session.isUsable(at: now, leeway: leeway), let value = try? headerValue(session), value != refusedHeaderValue {
             state = .session(session)
-            return try headerValue(session)
+            return value  // another process renewed it while this one waited for the lock
         }
         let reply: TokenReply
         if let refreshToken = session.refreshToken {
@@ -118,6 +118,7 @@ extension Authorization {
     /// Forgets `token` if it is still current, after the backend refused it, so the next
     /// request renews it.
     func discardRefusedToken(_ headerValue: String) {
+        refusedHeaderValue = headerValue
         switch state {
         case .session(var session) where session.isRenewable && session.token?.headerValue == headerValue:
             session.token = nil

@@ -35,6 +35,9 @@ public actor Authorization {
     var state: SessionState = .unloaded
     /// Bumped by every change of session. A token request that started before a change is not applied.
     var epoch: UInt64 = 0
+    /// The `Authorization` value a resource refused: not used again, even though the stored
+    /// session, read again before renewing, still holds it as unexpired.
+    var refusedHeaderValue: String?
 
     /// A facade for `backend` that keeps its session in `keychain`.
     ///

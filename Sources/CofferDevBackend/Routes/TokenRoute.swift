@@ -41,6 +41,7 @@ extension DevBackendState {
         guard let user = user(BasicCredentials(user: name, password: password)) else {
             return Reply.oauthError("invalid_grant", "the user name or password is wrong")
         }
+        guard configuration.passwordGrantIssuesRefreshTokens else { return issue(.user(user), origin: .oauth, clientID: clientID) }
         let now = self.now
         let family = refreshTokens.start(
             clientID: clientID, subject: .user(user), origin: .oauth, scope: [], authTime: now,

@@ -5,7 +5,8 @@ import XCTest
 
 final class AuthenticateTests: AuthTestCase {
 
-    /// An OAuth password login stores user, password and token before returning, and the token opens /protected.
+    /// An OAuth password login stores the user name, the token and the refresh token before
+    /// returning, never the password, and the token opens /protected.
     func testOAuthPasswordLoginStoresSessionAndAuthorizesRequests() async throws {
         let auth = fixture.authorization()
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
@@ -13,7 +14,8 @@ final class AuthenticateTests: AuthTestCase {
         let stored = try XCTUnwrap(try fixture.storedSession())
         XCTAssertEqual(stored.method, .oauth)
         XCTAssertEqual(stored.userName, AuthFixture.user.name)
-        XCTAssertEqual(stored.password, AuthFixture.user.password)
+        XCTAssertNil(stored.password)
+        XCTAssertNotNil(stored.refreshToken)
         XCTAssertNotNil(stored.token)
         let isAuthorized = await auth.isAuthorized
         let userName = await auth.userName

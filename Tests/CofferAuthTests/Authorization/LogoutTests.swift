@@ -25,16 +25,17 @@ final class LogoutTests: AuthTestCase {
         XCTAssertEqual(reply.status.code, 401, "the revoked token is refused")
     }
 
-    /// The token in memory and its stored copy are one token: it is revoked once, whatever the
-    /// clock's fraction of a second (the stored dates lose their last bits in JSON, and the two
-    /// copies once compared unequal, so logout revoked the same token twice).
-    func testLogoutRevokesTheTokenOnce() async throws {
+    /// The token in memory and its stored copy are one token: it is revoked once (and the
+    /// refresh token once), whatever the clock's fraction of a second (the stored dates lose
+    /// their last bits in JSON, and the two copies once compared unequal, so logout revoked the
+    /// same token twice).
+    func testLogoutRevokesEachTokenOnce() async throws {
         fixture.clock.advance(by: 0.123456789)
         let auth = fixture.authorization()
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
         let report = try await auth.logout()
         XCTAssertTrue(report.revoked)
-        XCTAssertEqual(fixture.backend.statistics.revocations, 1)
+        XCTAssertEqual(fixture.backend.statistics.revocations, 2, "the refresh token, then the access token")
     }
 
     /// HTTP Basic logout deletes the stored user name and password.
@@ -57,7 +58,7 @@ final class LogoutTests: AuthTestCase {
 
         await XCTAssertThrowsAuthError(matching: { error in
             guard case .logoutIncomplete(let failures) = error else { return false }
-            return failures.map(\.step) == [.revokeToken] && failures[0].reason == AuthError.timeout.description
+            return failures.map(\.step) == [.revokeRefreshToken] && failures[0].reason == AuthError.timeout.description
         }) { try await auth.logout() }
         XCTAssertNil(try fixture.keychain.data(for: "session"))
         let loaded = await fixture.authorization().loadSSOTokenExchange()
@@ -69,7 +70,7 @@ final class LogoutTests: AuthTestCase {
         let auth = fixture.authorization()
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
         fixture.backend.faults.inject(.status(503), on: .revocation)
-        await XCTAssertThrowsAuthError(.logoutIncomplete([LogoutFailure(step: .revokeToken, reason: "the backend answered HTTP 503")])) {
+        await XCTAssertThrowsAuthError(.logoutIncomplete([LogoutFailure(step: .revokeRefreshToken, reason: "the backend answered HTTP 503")])) {
             try await auth.logout()
         }
         XCTAssertNil(try fixture.storedSession())

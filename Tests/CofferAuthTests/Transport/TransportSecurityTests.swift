@@ -69,7 +69,8 @@ final class TransportSecurityTests: AuthTestCase {
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
         await XCTAssertThrowsAuthError(matching: { error in
             guard case .logoutIncomplete(let failures) = error else { return false }
-            return failures.map(\.step) == [.revokeToken] && failures[0].reason.contains("refusing plain HTTP to 192.0.2.1")
+            return failures.map(\.step) == [.revokeRefreshToken, .revokeToken]
+                && failures.allSatisfy { $0.reason.contains("refusing plain HTTP to 192.0.2.1") }
         }) { try await auth.logout() }
         XCTAssertNil(try fixture.storedSession())
     }

@@ -1,0 +1,124 @@
+import Coffer
+import CofferTestSupport
+@testable import CofferAuth
+import CofferDevBackend
+import Foundation
+import XCTest
+
+/// The mobile-backend facade keeps a refresh token, never the password, and renews with it.
+final class RefreshTokenTests: AuthTestCase {
+    let locks = TemporaryFolder()
+
+    private func authorization(_ configure: (inout Authorization.Configuration) -> Void = { _ in }) -> Authorization {
+        fixture.authorization { configuration in
+            configuration.refreshLockFolder = self.locks.url
+            configure(&configuration)
+        }
+    }
+
+    private func logIn(_ auth: Authorization) async throws {
+        try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
+    }
+
+    /// An expired token renews with the refresh grant: one request, the rotated refresh token
+    /// stored before the token is used, and no password anywhere in the store.
+    func testAnExpiredTokenRenewsWithTheRefreshToken() async throws {
+        let auth = authorization()
+        try await logIn(auth)
+        let first = try XCTUnwrap(try fixture.storedSession()?.refreshToken)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        let reply = try await auth.get(fixture.backend.protectedURL)
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(fixture.backend.statistics.refreshRequests, 1)
+        let rotated = try XCTUnwrap(try fixture.storedSession()?.refreshToken)
+        XCTAssertNotEqual(rotated, first, "the rotated refresh token is stored")
+        try assertNoPasswordStored()
+    }
+
+    /// `invalid_grant` on refresh clears the session and throws reauthenticationRequired; the
+    /// app hears of it.
+    func testARefusedRefreshTokenEndsTheSession() async throws {
+        let auth = authorization()
+        try await logIn(auth)
+        let events = auth.events()
+        fixture.backend.openIDFaults.arm(.refreshInvalidGrant)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        await XCTAssertThrowsAuthError(.reauthenticationRequired) { try await auth.get(self.fixture.backend.protectedURL) }
+        XCTAssertNil(try fixture.storedSession())
+        var iterator = events.makeAsyncIterator()
+        let event = await iterator.next()
+        XCTAssertEqual(event, .reauthenticationRequired)
+    }
+
+    /// A network failure during a refresh is a transient error and keeps the session.
+    func testTheServerDownDuringARefreshKeepsTheSession() async throws {
+        let auth = authorization()
+        try await logIn(auth)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        fixture.backend.faults.inject(.status(503), on: .token)
+        await XCTAssertThrowsAuthError(.serverError(status: 503)) { try await auth.get(self.fixture.backend.protectedURL) }
+        XCTAssertNotNil(try fixture.storedSession()?.refreshToken)
+        let reply = try await auth.get(fixture.backend.protectedURL)
+        XCTAssertEqual(reply.status, 200, "the next call renews")
+    }
+
+    /// A session stored by an earlier Coffer (format 1, with the password) still loads; it renews
+    /// once with the password grant, and the password is dropped as soon as a refresh token is held.
+    func testALegacySessionWithAPasswordLoadsAndDropsIt() async throws {
+        let backend = fixture.backend.mobileBackend()
+        let legacy: JSONValue = [
+            "format": 1, "binding": ["baseURL": .string(backend.baseURL.absoluteString), "backendID": .string(backend.backendID)],
+            "method": "oauth", "userName": .string(AuthFixture.user.name), "password": .string(AuthFixture.user.password),
+        ]
+        try fixture.keychain.set(Data(legacy.compactJSON), for: "session")
+        let auth = authorization()
+        let reply = try await auth.get(fixture.backend.protectedURL)
+        XCTAssertEqual(reply.status, 200)
+        let stored = try XCTUnwrap(try fixture.storedSession())
+        XCTAssertNil(stored.password)
+        XCTAssertNotNil(stored.refreshToken)
+        XCTAssertEqual(stored.format, 2)
+    }
+
+    /// A backend that gives no refresh token: the password is not kept, so the session ends
+    /// with its token; only the opt-in keeps it, and then it renews.
+    func testKeepingThePasswordIsAnOptIn() async throws {
+        await fixture.stop()
+        fixture = try await AuthFixture.start { $0.passwordGrantIssuesRefreshTokens = false }
+        let plain = authorization()
+        try await logIn(plain)
+        XCTAssertNil(try fixture.storedSession()?.password)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        await XCTAssertThrowsAuthError(.tokenExpired) { try await plain.get(self.fixture.backend.protectedURL) }
+
+        let keeping = authorization { $0.keepsPasswordWithoutRefreshToken = true }
+        try await logIn(keeping)
+        XCTAssertEqual(try fixture.storedSession()?.password, AuthFixture.user.password)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        let reply = try await keeping.get(fixture.backend.protectedURL)
+        XCTAssertEqual(reply.status, 200)
+    }
+
+    /// Two facades (as two processes would) with an expired token renew once between them: the
+    /// second finds the first one's token when it gets the lock, so the rotated refresh token is
+    /// never spent twice (which the backend would take for reuse and end the family).
+    func testTwoFacadesRenewOnceBetweenThem() async throws {
+        try await logIn(authorization())
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        let first = authorization(), second = authorization()
+        let url = fixture.backend.protectedURL
+        async let one = first.get(url)
+        async let two = second.get(url)
+        let statuses = try await [one.status, two.status]
+        XCTAssertEqual(statuses, [200, 200])
+        XCTAssertEqual(fixture.backend.statistics.refreshRequests, 1)
+        XCTAssertEqual(fixture.backend.statistics.refreshReuses, 0)
+    }
+
+    private func assertNoPasswordStored(file: StaticString = #filePath, line: UInt = #line) throws {
+        for item in try fixture.vault.items(matching: .all) {
+            let secret = try XCTUnwrap(try fixture.vault.secret(for: item.id))
+            XCTAssertNil(secret.range(of: Data(AuthFixture.user.password.utf8)), "a password in \(item.id)", file: file, line: line)
+        }
+    }
+}
