@@ -92,3 +92,34 @@ final class DOTBrowserLoginTests: XCTestCase {
         XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
     }
 }
+
+extension DOTBrowserLoginTests {
+    /// A plain OAuth login (no `openid` scope): DOT returns no ID token, the client asks for
+    /// none, and the session holds tokens but no identity.
+    func testOAuthLoginWithoutOpenID() async throws {
+        let client = fixture.client(try await fixture.discover(), clientID: server.clients.native)
+        _ = try await fixture.browserLogin(client, scope: "profile offline_access").result.get()
+        let session = try XCTUnwrap(try fixture.storedSession(client))
+        XCTAssertNil(session.identity)
+        XCTAssertNotNil(session.refreshToken)
+        let status = try await client.status
+        XCTAssertTrue(status.isLoggedIn)
+        XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
+    }
+
+    /// A wrong password never gets past DOT's login page; cancelling the login ends it.
+    func testWrongPasswordStopsAtTheLoginPage() async throws {
+        let client = fixture.client(try await fixture.discover(), clientID: server.clients.native)
+        let login = try await client.startBrowserLogin()
+        let player = BrowserPlayer(username: server.username, password: "not-the-password")
+        do {
+            _ = try await player.logIn(at: login.url, redirectURI: login.redirectURI)
+            XCTFail("the login went through with a wrong password")
+        } catch let failure as BrowserPlayer.Failure {
+            guard case .loginRefused = failure else { return XCTFail("\(failure)") }
+        }
+        login.cancel()
+        await XCTAssertThrowsAuthError(.cancelled) { try await login.complete(timeout: .seconds(5)) }
+        XCTAssertEqual(try fixture.storedSessionCount(), 0)
+    }
+}

@@ -40,6 +40,15 @@ final class DOTDeviceLoginTests: XCTestCase {
         let token = try await client.accessToken()
         let userinfo = try await server.userinfo(accessToken: token.value)
         XCTAssertEqual(userinfo.status, 200)
+
+        // DOT's refresh of a device login does return an ID token: verified (no nonce), same user.
+        fixture.clock.advance(by: 2 * 3600)
+        let refreshed = try await client.accessToken()
+        XCTAssertNotEqual(refreshed.value, token.value)
+        let identityAfterRefresh = try await client.identity
+        XCTAssertEqual(identityAfterRefresh?.subject, "1")
+        XCTAssertEqual(identityAfterRefresh?.preferredUsername, "coffer")
+        XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
     }
 
     /// The user denies: the next poll is `access_denied`, nothing is stored.

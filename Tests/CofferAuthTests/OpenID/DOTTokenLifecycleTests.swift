@@ -129,6 +129,7 @@ final class DOTTokenLifecycleTests: XCTestCase {
         let session = try XCTUnwrap(try fixture.storedSession(client))
         let refreshToken = try XCTUnwrap(session.refreshToken)
         let accessToken = try XCTUnwrap(session.accessToken)
+        let events = client.events()
 
         let report = try await client.logout()
         XCTAssertTrue(report.revoked)
@@ -142,6 +143,9 @@ final class DOTTokenLifecycleTests: XCTestCase {
         XCTAssertEqual(refresh.jsonString("error"), "invalid_grant")
         let userinfo = try await server.userinfo(accessToken: accessToken.value)
         XCTAssertEqual(userinfo.status, 401)
+        let reported = await reportedEvents(events, count: 1)
+        XCTAssertEqual(reported, [.loggedOut])
+        await XCTAssertThrowsAuthError(.notAuthenticated) { try await client.accessToken() }
     }
 
     /// With DOT's stock discovery (no revocation endpoint) logout can only forget the session:
