@@ -35,10 +35,10 @@ final class DOTTokenLifecycleTests: XCTestCase {
 
         fixture.clock.advance(by: 2 * 3600)
         let second = try await client.accessToken()
-        XCTAssertNotEqual(second.value, firstAccess.value)
+        XCTAssertTrue(second.value != firstAccess.value, "a new token")
         let stored = try XCTUnwrap(try fixture.storedSession(client))
         let secondRefresh = try XCTUnwrap(stored.refreshToken)
-        XCTAssertNotEqual(secondRefresh, firstRefresh)
+        XCTAssertTrue(secondRefresh != firstRefresh, "a new token")
         XCTAssertEqual(stored.accessToken, second)
         XCTAssertEqual(stored.identity, first.identity, "the refreshed ID token names the same user")
         let oldAccess = try await server.userinfo(accessToken: firstAccess.value)
@@ -48,9 +48,9 @@ final class DOTTokenLifecycleTests: XCTestCase {
 
         fixture.clock.advance(by: 2 * 3600)
         let third = try await client.accessToken()
-        XCTAssertNotEqual(third.value, second.value)
+        XCTAssertTrue(third.value != second.value, "a new token")
         let thirdRefresh = try XCTUnwrap(try fixture.storedSession(client)?.refreshToken)
-        XCTAssertNotEqual(thirdRefresh, secondRefresh)
+        XCTAssertTrue(thirdRefresh != secondRefresh, "a new token")
         XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
         let reported = await reportedEvents(events, count: 2)
         XCTAssertEqual(reported, [.refreshed, .refreshed])
@@ -73,12 +73,12 @@ final class DOTTokenLifecycleTests: XCTestCase {
         }
         XCTAssertEqual(Set(tokens.map(\.value)).count, 1, "one refresh for all six callers")
         let after = try XCTUnwrap(try fixture.storedSession(first)?.refreshToken)
-        XCTAssertNotEqual(after, before)
+        XCTAssertTrue(after != before, "a new token")
         let userinfo = try await server.userinfo(accessToken: tokens[0].value)
         XCTAssertEqual(userinfo.status, 200, "the family was not revoked")
         fixture.clock.advance(by: 2 * 3600)
         let next = try await second.accessToken()
-        XCTAssertNotEqual(next.value, tokens[0].value)
+        XCTAssertTrue(next.value != tokens[0].value, "a new token")
     }
 
     /// `send` puts the access token on requests to the session's API origin (here DOT's own
@@ -104,7 +104,7 @@ final class DOTTokenLifecycleTests: XCTestCase {
         fixture.clock.advance(by: 2 * 3600)
         _ = try await client.accessToken()
         let currentRefresh = try XCTUnwrap(try fixture.storedSession(client)?.refreshToken)
-        XCTAssertNotEqual(currentRefresh, oldRefresh)
+        XCTAssertTrue(currentRefresh != oldRefresh, "a new token")
 
         let replay = try await server.refresh(oldRefresh, clientID: server.clients.native)
         XCTAssertEqual(replay.status, 400)
@@ -159,5 +159,26 @@ final class DOTTokenLifecycleTests: XCTestCase {
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
         let refresh = try await server.refresh(refreshToken, clientID: server.clients.native)
         XCTAssertEqual(refresh.status, 200, "not revoked: DOT still honours it")
+    }
+}
+
+/// Tokens DOT refuses before the client expects it to: a server whose access tokens last 1 s,
+/// while the client's clock stands still.
+final class DOTRefusedTokenTests: XCTestCase {
+    /// The resource (DOT's UserInfo) refuses the access token as expired while the client
+    /// still holds it valid: `send` refreshes once and retries, and the retry succeeds.
+    func testSendRefreshesATokenTheResourceRefuses() async throws {
+        let server = try OIDCTestServer.shared(OIDCTestServer.Options(accessTokenTTL: 1, idTokenTTL: 86_400))
+        let fixture = try DOTFixture(server: server)
+        let client = fixture.client(try await fixture.discover(), clientID: server.clients.native)
+        _ = try await fixture.browserLogin(client).result.get()
+        let first = try await client.accessToken()
+        try await Task.sleep(for: .milliseconds(1_300))  // DOT's 1 s lifetime passes; the client's clock does not move
+
+        let reply = try await client.send(HTTPClientRequest(url: server.userinfoEndpoint.absoluteString))
+        XCTAssertEqual(reply.status, 200, "the retry carries a refreshed token")
+        let second = try await client.accessToken()
+        XCTAssertTrue(second.value != first.value, "a new token")
+        XCTAssertTrue(try fixture.storedSession(client)?.accessToken?.value == second.value, "the refreshed token is stored")
     }
 }
