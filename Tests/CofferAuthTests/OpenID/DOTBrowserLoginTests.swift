@@ -123,3 +123,15 @@ extension DOTBrowserLoginTests {
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
     }
 }
+
+extension DOTBrowserLoginTests {
+    /// A scope DOT does not know: it redirects with `error=invalid_scope` (after the login page),
+    /// and the login ends with that code.
+    func testUnknownScopeEndsTheLoginWithItsError() async throws {
+        let client = fixture.client(try await fixture.discover(), clientID: server.clients.native)
+        let (callback, result) = try await fixture.browserLogin(client, scope: "openid no-such-scope")
+        XCTAssertEqual(callback.parameters["error"], "invalid_scope")
+        XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? AuthError, .authorizationError(code: "invalid_scope")) }
+        XCTAssertEqual(try fixture.storedSessionCount(), 0)
+    }
+}

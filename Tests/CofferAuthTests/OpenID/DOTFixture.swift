@@ -39,10 +39,12 @@ final class DOTFixture: Sendable {
     }
 
     func client(
-        _ provider: OpenIDProvider, clientID: String, clientSecret: String? = nil, sleep: (@Sendable (Duration) async throws -> Void)? = nil
+        _ provider: OpenIDProvider, clientID: String, clientSecret: String? = nil, sleep: (@Sendable (Duration) async throws -> Void)? = nil,
+        configure: (inout OpenIDClient.Configuration) -> Void = { _ in }
     ) -> OpenIDClient {
-        OpenIDClient(
-            provider: provider, clientID: clientID, clientSecret: clientSecret, store: vault, configuration: configuration(sleep: sleep))
+        var configuration = configuration(sleep: sleep)
+        configure(&configuration)
+        return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: vault, configuration: configuration)
     }
 
     /// The provider as DOT's stock discovery describes it.

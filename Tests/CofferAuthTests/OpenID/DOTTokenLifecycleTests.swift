@@ -162,6 +162,29 @@ final class DOTTokenLifecycleTests: XCTestCase {
     }
 }
 
+extension DOTTokenLifecycleTests {
+    /// With the provider gone, logout still clears the stored session, and reports the two
+    /// revocations it could not make. (A 1 s deadline per request: against a closed port,
+    /// AsyncHTTPClient retries the connection until its 5 s connect timeout.)
+    func testLogoutWithTheProviderDownClearsTheSessionAndSaysWhatFailed() async throws {
+        let server = try OIDCTestServer.start(.interop)  // its own: this test stops it
+        let fixture = try DOTFixture(server: server)
+        let client = fixture.client(try await fixture.discoverWithDOTEndpoints(), clientID: server.clients.native, configure: {
+            $0.requestTimeout = .seconds(1)
+        })
+        _ = try await fixture.browserLogin(client).result.get()
+        server.stop()
+
+        await XCTAssertThrowsAuthError(matching: { error in
+            guard case .logoutIncomplete(let failures) = error else { return false }
+            return Set(failures.map(\.step)) == [.revokeRefreshToken, .revokeToken]
+        }) { try await client.logout() }
+        XCTAssertEqual(try fixture.storedSessionCount(), 0)
+        let identity = try await client.identity
+        XCTAssertNil(identity)
+    }
+}
+
 /// Tokens DOT refuses before the client expects it to: a server whose access tokens last 1 s,
 /// while the client's clock stands still.
 final class DOTRefusedTokenTests: XCTestCase {
