@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Coffer needs, when any are missing.
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
-#   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus and python3
+#   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
+#                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
 if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
     packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
+    packages+=(python3-pip)       # installs the OpenID test server (django-oauth-toolkit) from PyPI
 fi
 
 missing=()

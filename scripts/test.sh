@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh test
+# The OpenID tests' independent server (django-oauth-toolkit from PyPI, pinned), installed once
+# into .build-oidc/pydeps; the tests start it with this folder on PYTHONPATH.
+COFFER_OIDC_SITE=$(scripts/oidc-deps.sh)
+export COFFER_OIDC_SITE
 
 mkdir -p .build
 swift build --build-tests 2>&1 | tee .build/test-build.log

@@ -160,6 +160,20 @@ public final class ChildProcess: Sendable {
         throw ChildProcessError.timedOut(stderr: stderr.text)
     }
 
+    /// The first `count` lines the process writes on stdout, waiting up to `timeout`. Throws
+    /// ``ChildProcessError/timedOut(stderr:)`` when they do not come in time, or at once when
+    /// stdout closes first (the process ended), with the process's stderr either way.
+    public func lines(_ count: Int, timeout: Duration) throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let lines = stdout.lines
+            if lines.count >= count { return Array(lines.prefix(count)) }
+            if stdout.isClosed, stdout.lines.count < count { throw ChildProcessError.endedEarly(stderr: stderr.text) }
+            usleep(5_000)
+        }
+        throw ChildProcessError.timedOut(stderr: stderr.text)
+    }
+
     /// Waits until the process has written `line` as a whole line on stdout. Returns `false`
     /// when it has not within `timeout`.
     public func waitForLine(_ line: String, timeout: Duration) -> Bool {
@@ -213,10 +227,13 @@ public final class ChildProcess: Sendable {
 /// Why a child process failed.
 public enum ChildProcessError: Error, CustomStringConvertible {
     case timedOut(stderr: String)
+    /// Its stdout closed before it wrote what was awaited.
+    case endedEarly(stderr: String)
 
     public var description: String {
         switch self {
         case .timedOut(let stderr): "the child process did not finish in time; its stderr: \(stderr)"
+        case .endedEarly(let stderr): "the child process closed its stdout early; its stderr: \(stderr)"
         }
     }
 }
@@ -225,6 +242,7 @@ public enum ChildProcessError: Error, CustomStringConvertible {
 private final class Collector: Sendable {
     private let buffer = Mutex(Data())
     private let done = DispatchSemaphore(value: 0)
+    private let closed = Atomic<Bool>(false)
 
     init(fd: Int32) {
         Thread.detachNewThread { [self] in
@@ -236,11 +254,15 @@ private final class Collector: Sendable {
                 self.buffer.withLock { $0.append(chunk, count: count) }
             }
             close(fd)
+            self.closed.store(true, ordering: .releasing)
             self.done.signal()
         }
     }
 
     var text: String { buffer.withLock { String(decoding: $0, as: UTF8.self) } }
+
+    /// Whether the end of file was read.
+    var isClosed: Bool { closed.load(ordering: .acquiring) }
 
     /// The complete lines read so far.
     var lines: [String] {

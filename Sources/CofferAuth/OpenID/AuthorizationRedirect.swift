@@ -35,7 +35,12 @@ struct AuthorizationRedirect: Sendable {
     /// Decides on a callback. Without this request's `state`, or with a parameter repeated, it
     /// is not this login's (refused; the listener keeps waiting). With the state, it ends the
     /// login: with its code, or with its error, or as untrusted when `iss` names another
-    /// issuer or is missing where the provider promised it.
+    /// issuer, or is missing from a code response where the provider promised it.
+    ///
+    /// An error response without `iss` ends the login with its error even then: it carries no
+    /// code to misuse (RFC 9207 guards the code exchange), and some providers add `iss` to
+    /// successful responses only (django-oauth-toolkit 3.4), so a user who clicks "Cancel"
+    /// would otherwise be told the reply is untrusted instead of `accessDenied`.
     func judge(_ items: [URLQueryItem]) -> LoopbackListener.Verdict {
         var parameters: [String: String] = [:]
         for item in items {
@@ -47,7 +52,7 @@ struct AuthorizationRedirect: Sendable {
             guard issuer == provider.issuer.absoluteString else {
                 return .accept(.failure(.untrustedResponse(reason: "the authorization response comes from another issuer")))
             }
-        } else if provider.issuerInAuthorizationResponse {
+        } else if provider.issuerInAuthorizationResponse, parameters["error"] == nil {
             return .accept(.failure(.untrustedResponse(reason: "the authorization response names no issuer")))
         }
         if let error = parameters["error"] {

@@ -13,7 +13,10 @@ extension OpenIDClient {
     /// (``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
     public func accessToken() async throws(AuthError) -> AccessToken {
         guard let session = try session() else { throw .notAuthenticated }
-        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken { return token }
+        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken,
+           token.value != refusedAccessToken {
+            return token
+        }
         let started = epoch
         return try await refreshing.run { [self] in await refreshHoldingTheLock(startedAt: started) }
     }
@@ -32,8 +35,10 @@ extension OpenIDClient {
         return try await transport.send(request.authorized(with: try await accessToken()))
     }
 
-    /// Forgets `token` after a resource refused it, so the next caller refreshes.
+    /// Forgets `token` after a resource refused it, so the next caller refreshes (the refresh
+    /// reads the stored session again, which still holds it: it is skipped there too).
     func discard(_ token: AccessToken) {
+        refusedAccessToken = token.value
         guard case .some(.some(var session)) = cached, session.accessToken == token else { return }
         session.accessToken = nil
         cached = .some(session)
@@ -55,9 +60,12 @@ extension OpenIDClient {
 
     private func refresh(startedAt started: UInt64) async throws(AuthError) -> AccessToken {
         guard var session = try reloadSession() else { throw .notAuthenticated }
-        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken {
+        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken,
+           token.value != refusedAccessToken {
             return token  // another process refreshed while this one waited for the lock
         }
+        if session.accessToken?.value == refusedAccessToken { session.accessToken = nil }
+        cached = .some(session)
         guard let refreshToken = session.refreshToken else { throw try endSession(because: "no refresh token") }
         let reply: TokenReply
         do {

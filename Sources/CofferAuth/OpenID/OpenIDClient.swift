@@ -47,6 +47,9 @@ public actor OpenIDClient {
     var cached: OpenIDSession??
     /// Bumped by every login and logout: a refresh that started before one is not kept.
     var epoch: UInt64 = 0
+    /// The access token a resource refused (``send(_:)``): not used again, even though the
+    /// stored session, read again before refreshing, still holds it as unexpired.
+    var refusedAccessToken: String?
 
     /// A client of `provider` that keeps its session in `store`.
     ///
