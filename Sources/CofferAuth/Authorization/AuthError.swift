@@ -108,6 +108,17 @@ extension AuthError: CustomStringConvertible {
     }
 }
 
+extension AuthError {
+    /// Whether the server could not be reached or did not answer in time: a later request to
+    /// it right away would wait the same way.
+    var isUnreachable: Bool {
+        switch self {
+        case .transport, .timeout: true
+        default: false
+        }
+    }
+}
+
 extension AuthError: LocalizedError {
     public var errorDescription: String? { description }
 }

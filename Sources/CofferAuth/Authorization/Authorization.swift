@@ -245,24 +245,11 @@ public actor Authorization {
         }
 
         if let endpoint = backend.revocationEndpoint {
-            if let refreshToken {
-                do {
-                    try await TokenRevocation.revoke(
-                        refreshToken, hint: "refresh_token", at: endpoint, client: backend.oauthClient?.credentials,
-                        backendID: backend.backendID, transport: transport)
-                    report.revoked = true
-                } catch {
-                    failures.append(LogoutFailure(step: .revokeRefreshToken, reason: error.description))
-                }
-            }
-            for token in tokens {
-                do {
-                    try await TokenRevocation.revoke(token, at: endpoint, backend: backend, transport: transport)
-                    report.revoked = true
-                } catch {
-                    failures.append(LogoutFailure(step: .revokeToken, reason: error.description))
-                }
-            }
+            let revocations = (refreshToken.map { [(token: $0, hint: "refresh_token")] } ?? []) + tokens.map { (token: $0.value, hint: "access_token") }
+            let outcome = await TokenRevocation.revokeAll(
+                revocations, at: endpoint, client: backend.oauthClient?.credentials, backendID: backend.backendID, transport: transport)
+            report.revoked = outcome.revoked
+            failures += outcome.failures
         }
         broadcaster.send(.loggedOut)
         configuration.logger.info("logged out", metadata: ["failures": "\(failures.count)"])

@@ -22,14 +22,10 @@ extension OpenIDClient {
         }
         if let ended, let endpoint = provider.revocationEndpoint {
             let tokens = [(ended.refreshToken, "refresh_token"), (ended.accessToken?.value, "access_token")]
-            for case let (token?, hint) in tokens {
-                do {
-                    try await TokenRevocation.revoke(token, hint: hint, at: endpoint, client: credentials, backendID: nil, transport: transport)
-                    report.revoked = true
-                } catch {
-                    failures.append(LogoutFailure(step: hint == "refresh_token" ? .revokeRefreshToken : .revokeToken, reason: error.description))
-                }
-            }
+                .compactMap { pair in pair.0.map { (token: $0, hint: pair.1) } }
+            let outcome = await TokenRevocation.revokeAll(tokens, at: endpoint, client: credentials, backendID: nil, transport: transport)
+            report.revoked = outcome.revoked
+            failures += outcome.failures
         }
         if ended != nil { broadcaster.send(.loggedOut) }
         configuration.logger.info("logged out", metadata: ["profile": "\(profile)", "failures": "\(failures.count)"])

@@ -4,12 +4,6 @@ import Foundation
 /// by HTTP Basic, a public one naming itself with `client_id`. 200 means revoked (or already
 /// invalid, §2.2).
 enum TokenRevocation {
-    /// Revokes an OMC session's access token.
-    static func revoke(_ token: AccessToken, at endpoint: URL, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) {
-        try await revoke(token.value, hint: "access_token", at: endpoint, client: backend.oauthClient?.credentials,
-                         backendID: backend.backendID, transport: transport)
-    }
-
     /// Revokes `token` (`hint`: `access_token` or `refresh_token`).
     static func revoke(
         _ token: String, hint: String, at endpoint: URL, client: ClientCredentials?, backendID: String?, transport: HTTPTransport
@@ -23,5 +17,31 @@ enum TokenRevocation {
         case 400, 401, 403: throw TokenEndpointReply.refusal(response)
         default: throw .serverError(status: response.status)
         }
+    }
+
+    /// Revokes each of `tokens` in order (`hint`: `refresh_token` or `access_token`), as a logout
+    /// does: every failure is a step of the report. Once the server cannot be reached, the
+    /// remaining tokens fail with the same reason without another wait.
+    static func revokeAll(
+        _ tokens: [(token: String, hint: String)], at endpoint: URL, client: ClientCredentials?, backendID: String?, transport: HTTPTransport
+    ) async -> (revoked: Bool, failures: [LogoutFailure]) {
+        var revoked = false
+        var failures: [LogoutFailure] = []
+        var unreachable: AuthError?
+        for (token, hint) in tokens {
+            let step: LogoutFailure.Step = hint == "refresh_token" ? .revokeRefreshToken : .revokeToken
+            if let unreachable {
+                failures.append(LogoutFailure(step: step, reason: unreachable.description))
+                continue
+            }
+            do {
+                try await revoke(token, hint: hint, at: endpoint, client: client, backendID: backendID, transport: transport)
+                revoked = true
+            } catch {
+                failures.append(LogoutFailure(step: step, reason: error.description))
+                if error.isUnreachable { unreachable = error }
+            }
+        }
+        return (revoked, failures)
     }
 }
