@@ -1,0 +1,193 @@
+import AsyncHTTPClient
+import Coffer
+@testable import CofferAuth
+import CofferDevBackend
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// `OpenIDClient` against the dev backend's OpenID provider: the same flows as against
+/// django-oauth-toolkit, plus every fault the dev backend can inject.
+final class DevBackendOpenIDTests: XCTestCase {
+    var fixture: AuthFixture!
+    let locks = TemporaryFolder()
+
+    override func setUp() async throws {
+        fixture = try await AuthFixture.start { configuration in
+            configuration.openID.deviceInterval = 0
+            configuration.openID.idTokenLifetime = 86_400
+        }
+    }
+
+    override func tearDown() async throws {
+        await fixture?.stop()
+    }
+
+    private var user: (name: String, password: String) { AuthFixture.user }
+
+    private func provider() async throws -> OpenIDProvider {
+        try await OpenIDProvider.discover(issuer: fixture.backend.issuer, configuration: configuration())
+    }
+
+    private func configuration(sleep: (@Sendable (Duration) async throws -> Void)? = nil) -> OpenIDClient.Configuration {
+        let clock = fixture.clock
+        return OpenIDClient.Configuration(
+            requestTimeout: .seconds(10), loginTimeout: .seconds(30), refreshLockTimeout: .seconds(10), lockFolder: locks.url,
+            now: { clock.now }, sleep: sleep ?? { _ in }, logger: quietLogger)
+    }
+
+    private func client(sleep: (@Sendable (Duration) async throws -> Void)? = nil) async throws -> OpenIDClient {
+        OpenIDClient(provider: try await provider(), clientID: "coffer-native", store: fixture.vault, configuration: configuration(sleep: sleep))
+    }
+
+    /// A browser login through the dev backend's HTML login form.
+    private func browserLogin(_ client: OpenIDClient) async throws -> (BrowserPlayer.Callback, Result<OpenIDIdentity, AuthError>) {
+        let login = try await client.startBrowserLogin()
+        let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: login.url, redirectURI: login.redirectURI)
+        do { return (callback, .success(try await login.complete(timeout: .seconds(10)))) } catch { return (callback, .failure(error)) }
+    }
+
+    private func sessionCount() throws -> Int {
+        try fixture.vault.items(matching: ItemQuery(service: OpenIDSessionLocation.service)).count
+    }
+
+    private func assertNoPasswordStored(file: StaticString = #filePath, line: UInt = #line) throws {
+        for item in try fixture.vault.items(matching: .all) {
+            let secret = try XCTUnwrap(try fixture.vault.secret(for: item.id))
+            XCTAssertNil(secret.range(of: Data(user.password.utf8)), "a password in \(item.id)", file: file, line: line)
+        }
+    }
+
+    /// Sends a refresh token the way a thief with a copy would, and returns the status.
+    private func replay(_ refreshToken: String) async throws -> Int {
+        var request = HTTPClientRequest(url: fixture.backend.tokenEndpoint.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(.init(string: FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", "coffer-native")])))
+        return Int(try await HTTPClient.shared.execute(request, timeout: .seconds(5)).status.code)
+    }
+
+    /// The browser flow through the login form: the identity from the verified ID token, the
+    /// session stored with no password, and a second callback finds the listener closed.
+    func testBrowserLoginThroughTheLoginForm() async throws {
+        let client = try await client()
+        let (callback, result) = try await browserLogin(client)
+        let identity = try result.get()
+        XCTAssertEqual(identity.preferredUsername, user.name)
+        XCTAssertEqual(callback.status, 200)
+        XCTAssertEqual(try sessionCount(), 1)
+        try assertNoPasswordStored()
+        do {
+            _ = try await LoopbackHTTP.get(callback.url)
+            XCTFail("a second callback must find nothing listening")
+        } catch {}
+    }
+
+    /// The device flow approved through the server.
+    func testDeviceLoginApprovedThroughTheServer() async throws {
+        let client = try await client()
+        let login = try await client.startDeviceLogin()
+        XCTAssertNotNil(login.authorization.verificationURIComplete)
+        XCTAssertTrue(fixture.backend.approveDeviceLogin(userCode: login.authorization.userCode, as: user.name))
+        let identity = try await login.complete()
+        XCTAssertEqual(identity.preferredUsername, user.name)
+        try assertNoPasswordStored()
+    }
+
+    /// Every bad ID token is refused as untrusted, and nothing is stored: expired, another
+    /// key's signature, an unknown key id, another audience or issuer, another nonce,
+    /// `alg: none`, and HS256 keyed with the public key.
+    func testEveryBadIDTokenIsRefusedAndNothingIsStored() async throws {
+        let faults: [OpenIDFault] = [
+            .idTokenExpired, .idTokenBadSignature, .idTokenUnknownKeyID, .idTokenWrongAudience, .idTokenWrongIssuer,
+            .idTokenWrongNonce, .idTokenUnsigned, .idTokenHS256WithPublicKey, .redirectWrongIssuer,
+        ]
+        for fault in faults {
+            fixture.backend.openIDFaults.arm(fault)
+            let (_, result) = try await browserLogin(try await client())
+            guard case .failure(.untrustedResponse) = result else { return XCTFail("\(fault): \(result)") }
+            XCTAssertEqual(try sessionCount(), 0, "\(fault)")
+        }
+    }
+
+    /// Refresh rotates the refresh token, the rotated one is stored first, and a reused old
+    /// one (a copy someone kept) makes the provider end the family: the client then reports
+    /// reauthenticationRequired and clears the session.
+    func testRefreshRotationAndReuse() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        let events = client.events()
+        let first = try XCTUnwrap(try OpenIDSessionLocation(issuer: client.provider.issuer.absoluteString, clientID: "coffer-native", profile: "default")
+            .load(from: fixture.vault)?.refreshToken)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        _ = try await client.accessToken()
+        XCTAssertEqual(fixture.backend.statistics.refreshRequests, 1)
+        let replayed = try await replay(first)
+        XCTAssertEqual(replayed, 400, "the old refresh token is refused")
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        await XCTAssertThrowsAuthError(.reauthenticationRequired) { try await client.accessToken() }
+        XCTAssertEqual(try sessionCount(), 0)
+        let reported = await reportedEvents(events, count: 2)
+        XCTAssertEqual(reported, [.refreshed, .reauthenticationRequired])
+    }
+
+    /// 100 concurrent callers with an expired access token make exactly one refresh request.
+    func testConcurrentCallersRefreshOnce() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<100 { group.addTask { try await client.accessToken().value } }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        XCTAssertEqual(tokens.count, 1)
+        XCTAssertEqual(fixture.backend.statistics.refreshRequests, 1)
+    }
+
+    /// The server down during a refresh: a transient error, and the session stays.
+    func testTheServerDownDuringARefreshKeepsTheSession() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        fixture.backend.faults.inject(.status(503), on: .token)
+        await XCTAssertThrowsAuthError(.serverError(status: 503)) { try await client.accessToken() }
+        XCTAssertEqual(try sessionCount(), 1)
+        _ = try await client.accessToken()
+    }
+
+    /// `slow_down` adds 5 s to the interval; `expired_token` ends the login; `access_denied` too.
+    func testDeviceSlowDownExpiryAndDenial() async throws {
+        let script = SleepScript()
+        let slow = try await client(sleep: script.sleep)
+        fixture.backend.openIDFaults.arm(.deviceSlowDown)
+        let login = try await slow.startDeviceLogin()
+        script.onSleep { [backend = fixture.backend] count in
+            if count == 3 { _ = backend.approveDeviceLogin(userCode: login.authorization.userCode, as: AuthFixture.user.name) }
+        }
+        _ = try await login.complete()
+        XCTAssertEqual(script.durations.map(\.components.seconds), [0, 5, 5])
+
+        fixture.backend.openIDFaults.arm(.deviceExpiredToken)
+        await XCTAssertThrowsAuthError(.deviceCodeExpired) { try await (try await self.client()).startDeviceLogin().complete() }
+
+        let denied = try await client()
+        let deniedLogin = try await denied.startDeviceLogin()
+        XCTAssertTrue(fixture.backend.denyDeviceLogin(userCode: deniedLogin.authorization.userCode))
+        await XCTAssertThrowsAuthError(.accessDenied) { try await deniedLogin.complete() }
+    }
+
+    /// Logout revokes the refresh token, then the access token, and the refresh token no
+    /// longer works at the provider.
+    func testLogoutRevokesBothTokens() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        let refresh = try XCTUnwrap(try OpenIDSessionLocation(issuer: client.provider.issuer.absoluteString, clientID: "coffer-native", profile: "default")
+            .load(from: fixture.vault)?.refreshToken)
+        let report = try await client.logout()
+        XCTAssertTrue(report.revoked)
+        XCTAssertEqual(fixture.backend.statistics.revocations, 2)
+        let replayed = try await replay(refresh)
+        XCTAssertEqual(replayed, 400)
+        XCTAssertEqual(try sessionCount(), 0)
+    }
+}
