@@ -174,6 +174,18 @@ public final class ChildProcess: Sendable {
         throw ChildProcessError.timedOut(stderr: stderr.text)
     }
 
+    /// The first `count` lines the process writes on stderr, waiting up to `timeout`.
+    public func errorLines(_ count: Int, timeout: Duration) throws -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let lines = stderr.lines
+            if lines.count >= count { return Array(lines.prefix(count)) }
+            if stderr.isClosed { throw ChildProcessError.endedEarly(stderr: stderr.text) }
+            usleep(5_000)
+        }
+        throw ChildProcessError.timedOut(stderr: stderr.text)
+    }
+
     /// Waits until the process has written `line` as a whole line on stdout. Returns `false`
     /// when it has not within `timeout`.
     public func waitForLine(_ line: String, timeout: Duration) -> Bool {

@@ -30,6 +30,11 @@ struct CofferCLI {
         }
         environment["COFFER_VAULT"] = folder.appendingPathComponent("test.vault").path
         environment["COFFER_KEYFILE"] = folder.appendingPathComponent("test.key").path
+        // Lock files and the agent's socket in this test's own private folder; no display, so
+        // a login defaults to the device flow and never opens a browser.
+        environment["XDG_RUNTIME_DIR"] = folder.path
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
         return environment
     }
 
