@@ -96,6 +96,7 @@ let package = Package(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferTestSupport"]),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [
@@ -117,7 +118,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
             exclude: ["Fixtures"]),
     ]
 )

@@ -17,13 +17,20 @@ package enum AgentSocket {
     }
 
     /// Why a client cannot reach an agent.
-    package enum Unreachable: Error, Sendable, Hashable {
+    package enum Unreachable: Error, Sendable, Hashable, CustomStringConvertible {
         /// No socket file: no agent runs. Not worth a word.
         case noAgent
         /// A socket file that nobody answers on: the agent died (`kill -9`) and left it behind.
         case stale(String)
         /// Connected, but the exchange failed or took too long.
         case broken(String)
+
+        package var description: String {
+            switch self {
+            case .noAgent: "no agent runs"
+            case .stale(let reason), .broken(let reason): reason
+            }
+        }
     }
 
     /// Connects to the agent at `path`.

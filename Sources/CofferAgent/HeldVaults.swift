@@ -5,7 +5,7 @@ import Synchronization
 /// The vaults the agent holds unlocked, each until its lifetime ends or it sits unused for the
 /// idle timeout. Forgetting a vault drops it, and with it the only reference to its keys, which
 /// `sodium_free` zeroes.
-final class HeldVaults: Sendable {
+package final class HeldVaults: Sendable {
     private struct Entry {
         let vault: Vault
         let unlockedAt: Date
@@ -17,18 +17,18 @@ final class HeldVaults: Sendable {
     let idleTimeout: TimeInterval
     let now: @Sendable () -> Date
 
-    init(idleTimeout: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
+    package init(idleTimeout: TimeInterval, now: @escaping @Sendable () -> Date = { Date() }) {
         self.idleTimeout = idleTimeout
         self.now = now
     }
 
-    func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval) {
+    package func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval) {
         let now = now()
         entries.withLock { $0[path] = Entry(vault: vault, unlockedAt: now, expiresAt: now.addingTimeInterval(lifetime), lastUse: now) }
     }
 
     /// The vault held for `path`, when it is still within its lifetime and idle timeout.
-    func use(_ path: String) -> Vault? {
+    package func use(_ path: String) -> Vault? {
         let now = now()
         return entries.withLock { entries in
             guard var entry = entries[path] else { return nil }
@@ -42,23 +42,23 @@ final class HeldVaults: Sendable {
         }
     }
 
-    func forget(_ path: String) {
+    package func forget(_ path: String) {
         entries.withLock { _ = $0.removeValue(forKey: path) }
     }
 
-    func forgetAll() {
+    package func forgetAll() {
         entries.withLock { $0.removeAll() }
     }
 
     /// Forgets every vault past its lifetime or idle timeout.
-    func expire() {
+    package func expire() {
         let now = now()
         entries.withLock { entries in
             entries = entries.filter { now < $0.value.expiresAt && now.timeIntervalSince($0.value.lastUse) < idleTimeout }
         }
     }
 
-    var status: [HeldVaultStatus] {
+    package var status: [HeldVaultStatus] {
         entries.withLock { entries in
             entries.sorted { $0.key < $1.key }.map {
                 HeldVaultStatus(path: $0.key, vaultID: $0.value.vault.id, unlockedAt: $0.value.unlockedAt,

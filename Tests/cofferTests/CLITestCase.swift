@@ -7,6 +7,8 @@ class CLITestCase: XCTestCase {
     let folder = TemporaryFolder()
     let passphrase = "cli test passphrase"
     var vault: URL { folder.file("cli.vault") }
+    /// This test's own agent socket, so that no test meets the user's agent.
+    var agentSocket: URL { folder.file("agent.sock") }
 
     /// Runs `coffer` with the vault and passphrase in its environment (override with `environment`);
     /// `inputs` feeds other file descriptors, such as 3 for `--passphrase-fd 3`.
@@ -30,6 +32,7 @@ class CLITestCase: XCTestCase {
         [
             "COFFER_VAULT": vault.path, "COFFER_PASSPHRASE": passphrase, "COFFER_KEYFILE": nil,
             "COFFER_NEW_PASSPHRASE": nil, "COFFER_BACKEND": nil, "COFFER_UNLOCK": nil, "XDG_DATA_HOME": folder.file("xdg").path,
+            "COFFER_AGENT_SOCKET": agentSocket.path,
         ]
     }
 

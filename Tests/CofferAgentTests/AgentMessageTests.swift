@@ -1,0 +1,61 @@
+@testable import CofferAgent
+import Coffer
+import XCTest
+
+/// The frame codec of docs/agent.md, section 2: what it writes, and every malformed body it refuses.
+final class AgentMessageTests: XCTestCase {
+    func testAFrameIsLengthVersionKindAndTaggedFields() {
+        let message = AgentMessage(kind: 0x11, fields: [.init(0x01, Array("/v".utf8))])
+        XCTAssertEqual(message.frame, [0, 0, 0, 9, 1, 0x11, 0x01, 0, 0, 0, 2, 0x2F, 0x76])
+        XCTAssertEqual(AgentMessage(body: Array(message.frame.dropFirst(4))), message)
+    }
+
+    func testMalformedBodiesAreRefused() {
+        XCTAssertNil(AgentMessage(body: []), "empty")
+        XCTAssertNil(AgentMessage(body: [1]), "no kind")
+        XCTAssertNil(AgentMessage(body: [2, 0x01]), "another version")
+        XCTAssertNil(AgentMessage(body: [1, 0x01, 0x01, 0, 0]), "a field header cut short")
+        XCTAssertNil(AgentMessage(body: [1, 0x01, 0x01, 0, 0, 0, 3, 0x41]), "a field that runs past the end")
+        XCTAssertNil(AgentMessage(body: [1, 0x01, 0x01, 0xFF, 0xFF, 0xFF, 0xFF]), "a field claiming 4 GiB")
+        XCTAssertNil(AgentMessage(body: [UInt8](repeating: 1, count: AgentMessage.maxBodyBytes + 1)), "over 4 MiB")
+    }
+
+    func testRequestsRoundTrip() throws {
+        let id = ItemID.genericPassword(service: "mail", account: "ada")
+        var query = ItemQuery()
+        query.service = "mail"
+        query.custom["team"] = "ops"
+        let requests: [AgentRequest] = [
+            .ping, .status, .stop, .lock(vault: nil), .lock(vault: "/v"), .holds(vault: "/v"),
+            .unlock(vault: "/v", credential: .keyFile("/k"), lifetime: 60),
+            .item(vault: "/v", id: id), .secret(vault: "/v", id: id), .remove(vault: "/v", id: id),
+            .items(vault: "/v", query: query), .removeAll(vault: "/v", query: query),
+            .set(vault: "/v", id: id, secret: Data("s3".utf8), options: ItemOptions()),
+        ]
+        for request in requests {
+            let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
+            XCTAssertEqual(decoded.message, request.message, "\(request)")
+        }
+    }
+
+    func testRequestsThatBreakTheRulesAreRefused() {
+        let vault = AgentMessage.Field(0x01, Array("/v".utf8))
+        let id = AgentMessage.Field(0x02, AgentRequest.encode(.genericPassword(service: "s", account: "a")))
+        let refused: [(String, AgentMessage)] = [
+            ("an unknown kind", AgentMessage(kind: 0x7F)),
+            ("an unknown tag", AgentMessage(kind: 0x01, fields: [.init(0x55, [])])),
+            ("a relative vault path", AgentMessage(kind: 0x06, fields: [.init(0x01, Array("v".utf8))])),
+            ("a vault path that is not UTF-8", AgentMessage(kind: 0x06, fields: [.init(0x01, [0x2F, 0xFF])])),
+            ("a repeated vault", AgentMessage(kind: 0x11, fields: [vault, vault, id])),
+            ("no item id", AgentMessage(kind: 0x11, fields: [vault])),
+            ("a bad item id", AgentMessage(kind: 0x11, fields: [vault, .init(0x02, [9, 0, 0, 0, 0, 0, 0, 0, 0])])),
+            ("an unlock without lifetime", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [3]), .init(0x09, Array("/k".utf8))])),
+            ("an unlock for 8 days", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [3]), .init(0x09, Array("/k".utf8)), .init(0x0A, bigEndian(UInt32(691_200)))])),
+            ("an unknown credential kind", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [9]), .init(0x09, []), .init(0x0A, bigEndian(UInt32(60)))])),
+            ("a set with a malformed record", AgentMessage(kind: 0x10, fields: [vault, .init(0x03, [1, 2, 3])])),
+        ]
+        for (reason, message) in refused {
+            XCTAssertThrowsError(try AgentRequest(message), reason)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Coffer
+import CofferAgent
+import CofferTestSupport
+import XCTest
+
+/// How long the agent holds a vault: its lifetime from `unlock`, and the idle timeout.
+final class HeldVaultsTests: XCTestCase {
+    let folder = TemporaryFolder()
+    let clock = TestClock()
+
+    private func vault() throws -> Vault {
+        try Vault.create(at: folder.file("held.vault"), with: .key(SecureBytes.random(count: 32)))
+    }
+
+    func testAVaultIsForgottenWhenItsLifetimeEnds() throws {
+        let held = HeldVaults(idleTimeout: 3600, now: { [clock] in clock.now })
+        held.hold(try vault(), at: "/v", for: 60)
+        clock.advance(by: 59)
+        XCTAssertNotNil(held.use("/v"))
+        clock.advance(by: 2)
+        XCTAssertNil(held.use("/v"), "used within the idle timeout, but past its lifetime")
+        XCTAssertTrue(held.status.isEmpty)
+    }
+
+    func testAVaultUnusedForTheIdleTimeoutIsForgotten() throws {
+        let held = HeldVaults(idleTimeout: 10, now: { [clock] in clock.now })
+        held.hold(try vault(), at: "/v", for: 3600)
+        for _ in 0..<5 {
+            clock.advance(by: 9)
+            XCTAssertNotNil(held.use("/v"), "each use restarts the idle timeout")
+        }
+        clock.advance(by: 10)
+        held.expire()
+        XCTAssertTrue(held.status.isEmpty, "the periodic sweep forgets it without a request")
+    }
+
+    func testLockForgetsOneOrAll() throws {
+        let held = HeldVaults(idleTimeout: 3600, now: { [clock] in clock.now })
+        let vault = try vault()
+        held.hold(vault, at: "/a", for: 60)
+        held.hold(vault, at: "/b", for: 60)
+        held.forget("/a")
+        XCTAssertEqual(held.status.map(\.path), ["/b"])
+        held.forgetAll()
+        XCTAssertTrue(held.status.isEmpty)
+    }
+}

@@ -1,0 +1,158 @@
+import CofferAgent
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// `coffer agent`, `unlock` and `lock` with the real binary: a passphrase vault unlocked once
+/// serves later commands with no credential, until it is locked, times out, or is rotated elsewhere.
+final class AgentCommandTests: CLITestCase {
+    private let noCredential: [String: String?] = ["COFFER_PASSPHRASE": nil]
+    private var agent: ChildProcess?
+
+    override func tearDown() {
+        agent?.stop()
+        super.tearDown()
+    }
+
+    /// Runs `coffer agent start --foreground` as a child this test owns, and waits until it answers.
+    private func startAgent(_ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
+        var environment = ProcessInfo.processInfo.environment.mapValues { Optional($0) }
+        environment["COFFER_AGENT_SOCKET"] = agentSocket.path
+        agent = try ChildProcess.start(BuiltProducts.executable("coffer").path, ["agent", "start", "--foreground"] + extra, environment: environment)
+        for _ in 0..<500 where try coffer(["agent", "status"]).status != 0 { usleep(10_000) }
+        XCTAssertEqual(try coffer(["agent", "status"]).status, 0, "the agent answers", file: file, line: line)
+    }
+
+    private func initVaultWithItem() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("first".utf8)).status, 0)
+    }
+
+    func testAnUnlockedPassphraseVaultServesGetSetListAndDeleteWithNoCredential() throws {
+        try initVaultWithItem()
+        try startAgent()
+        let unlocked = try coffer(["unlock", "--for", "10m"])
+        XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
+        XCTAssertTrue(unlocked.stdoutText.hasPrefix("the agent holds "), unlocked.stdoutText)
+
+        let get = try coffer(["get", "mail", "ada"], environment: noCredential)
+        XCTAssertEqual(get.status, 0, get.stderrText)
+        XCTAssertEqual(get.stdoutText, "first")
+        XCTAssertEqual(try coffer(["set", "mail", "bob"], stdin: Data("second".utf8), environment: noCredential).status, 0)
+        let list = try coffer(["list"], environment: noCredential)
+        XCTAssertEqual(list.status, 0, list.stderrText)
+        XCTAssertTrue(list.stdoutText.contains("bob") && list.stdoutText.contains("ada"), list.stdoutText)
+        XCTAssertEqual(try coffer(["delete", "mail", "ada"], environment: noCredential).status, 0)
+
+        let direct = try coffer(["get", "mail", "bob", "--no-agent"])
+        XCTAssertEqual(direct.stdoutText, "second", "the agent wrote the vault file itself")
+        assertFailure(try coffer(["get", "mail", "bob", "--no-agent"], environment: noCredential), status: 2,
+                      message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
+    }
+
+    func testLockMakesTheNextCommandAskForACredentialAgain() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 0)
+        XCTAssertEqual(try coffer(["lock"]).stdoutText, "the agent no longer holds \(vault.resolvingSymlinksInPath().path)\n")
+        assertFailure(try coffer(["get", "mail", "ada"], environment: noCredential), status: 2,
+                      message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
+
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        XCTAssertEqual(try coffer(["lock", "--all"]).stdoutText, "the agent holds no vault now\n")
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2)
+    }
+
+    func testTheLifetimeAndTheIdleTimeoutEnd() throws {
+        try initVaultWithItem()
+        try startAgent(["--idle-timeout", "2s"])
+        XCTAssertEqual(try coffer(["unlock", "--for", "1s"]).status, 0)
+        usleep(1_500_000)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "past --for")
+
+        XCTAssertEqual(try coffer(["unlock", "--for", "1h"]).status, 0)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 0)
+        usleep(3_000_000)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "unused for the idle timeout")
+        XCTAssertEqual(try coffer(["unlock", "--for", "8d"]).stderrText, "coffer: --for takes at most 7 days\n")
+    }
+
+    func testARotationElsewhereMakesTheAgentForgetTheVault() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        let rotated = try coffer(["rotate-key", "--no-agent"])
+        XCTAssertEqual(rotated.status, 0, rotated.stderrText)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "the agent's key is stale")
+        let status = try JSONSerialization.jsonObject(with: try coffer(["agent", "status", "--json"]).stdout) as? [String: Any]
+        XCTAssertEqual((status?["vaults"] as? [Any])?.count, 0, "forgotten, not just refused")
+        XCTAssertEqual(try coffer(["get", "mail", "ada"]).stdoutText, "first", "the new key opens it directly")
+    }
+
+    func testAKilledAgentMakesCommandsFallBackWithANoteAndAStartReplacesItsSocket() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        agent?.kill(SIGKILL)
+        _ = try agent?.wait(timeout: .seconds(5))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: agentSocket.path), "kill -9 leaves the socket file")
+
+        let get = try coffer(["get", "mail", "ada"])
+        XCTAssertEqual(get.status, 0, get.stderrText)
+        XCTAssertEqual(get.stdoutText, "first")
+        XCTAssertEqual(get.stderrText, "coffer: note: no agent answers at \(agentSocket.path); unlocking the vault here instead\n")
+        XCTAssertLessThan(get.duration, .seconds(20), "never a hang")
+        XCTAssertEqual(try coffer(["unlock"]).stderrText, "coffer: no agent runs: start one with `coffer agent start`\n")
+
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0, "the new agent took over the stale socket")
+    }
+
+    func testStartDetachesStatusReportsAndStopEnds() throws {
+        try initVault()
+        let started = try coffer(["agent", "start", "--idle-timeout", "5m"])
+        XCTAssertEqual(started.status, 0, started.stderrText)
+        defer { _ = try? coffer(["agent", "stop"]) }
+        XCTAssertEqual(try coffer(["agent", "start"]).status, 64, "a second agent is refused")
+        XCTAssertEqual(try coffer(["unlock", "--for", "2m"]).status, 0)
+
+        let status = try coffer(["agent", "status", "--json"])
+        XCTAssertEqual(status.status, 0)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
+        XCTAssertEqual(report["running"] as? Bool, true)
+        XCTAssertEqual(report["socket"] as? String, agentSocket.path)
+        XCTAssertNotNil(report["pid"] as? Int)
+        let vaults = try XCTUnwrap(report["vaults"] as? [[String: Any]])
+        XCTAssertEqual(vaults.first?["path"] as? String, vault.resolvingSymlinksInPath().path)
+        for key in ["id", "unlockedAt", "expiresAt", "lastUse"] { XCTAssertNotNil(vaults.first?[key] as? String, key) }
+
+        XCTAssertEqual(try coffer(["agent", "stop"]).stdoutText, "agent stopped\n")
+        let stopped = try coffer(["agent", "status", "--json"])
+        XCTAssertEqual(stopped.status, 1)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: stopped.stdout) as? [String: Any])?["running"] as? Bool, false)
+    }
+
+    func testAnAgentRefusesAnotherUser() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root, to run the agent as nobody (uid 65534) and connect as root") }
+        let folder = TemporaryFolder()
+        let agentFolder = folder.file("nobody")
+        try FileManager.default.createDirectory(at: agentFolder, withIntermediateDirectories: false)
+        chown(agentFolder.path, 65534, 65534)
+        chmod(agentFolder.path, 0o700)
+        chmod(folder.url.path, 0o755)
+        let socket = agentFolder.appendingPathComponent("agent.sock").path
+        let agent = try ChildProcess.start(
+            "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"],
+            environment: ["COFFER_AGENT_SOCKET": socket, "HOME": "/nonexistent"])
+        defer { agent.stop() }
+        var reply: AgentReply?
+        for _ in 0..<500 where reply == nil {
+            reply = try? AgentClient(path: socket, timeout: .seconds(5)).send(.ping)
+            if reply == nil { usleep(10_000) }
+        }
+        guard case .failure(let error)? = reply else { return XCTFail("root was served: \(String(describing: reply))") }
+        XCTAssertEqual(error, .invalidArgument(reason: "this agent serves only its own user"))
+    }
+}
