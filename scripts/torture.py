@@ -334,16 +334,16 @@ class Campaign:
                 ok = False
         return ok
 
-    def keep(self, paths, label):
-        """Keeps a failing copy for replay; returns where."""
+    def keep(self, label, files):
+        """Keeps a failing case ({file name: bytes}) outside the scratch folder; returns where."""
         with self.lock:
             if self.failure_dir is None:
                 self.failure_dir = tempfile.mkdtemp(prefix=f"coffer-torture-failures-{self.seed}-")
             target = os.path.join(self.failure_dir, label)
         os.makedirs(target, mode=0o700, exist_ok=True)
-        for path in paths:
-            if os.path.exists(path):
-                shutil.copy2(path, target)
+        for name, data in files.items():
+            with open(os.path.join(target, name), "wb") as f:
+                f.write(data)
         return target
 
     def mount(self, *args):
@@ -914,6 +914,7 @@ MUTATIONS = [
     ("flip-wal-frame-header", 5, True),
     ("remove-wal", 2, True),
     ("append-garbage", 2, False),
+    ("garbage-shm", 2, False),
 ]
 
 HEADER_FIELDS = [("magic", 0, 16), ("page-size", 16, 2), ("write-version", 18, 1), ("read-version", 19, 1),
@@ -924,10 +925,11 @@ REFUSED_BY_HEADER = {"magic", "user-version", "application-id"}
 
 
 def mutate(base, rng):
-    """Returns (description, main bytes, wal bytes or None, the header field flipped or None)."""
+    """Returns (description, {file suffix: bytes}, the header field flipped or None)."""
     choices = [(n, w) for n, w, needs_wal in MUTATIONS if base.has_wal or not needs_wal]
     name = rng.choices([n for n, _ in choices], [w for _, w in choices])[0]
     main, wal = bytearray(base.main), bytearray(base.wal) if base.has_wal else None
+    shm = None
     field = None
     detail = ""
 
@@ -992,7 +994,12 @@ def mutate(base, rng):
         extra = rng.randbytes(rng.choice([1, 100, base.page_size, 3 * base.page_size]))
         main += extra
         detail = f"{len(extra)} bytes"
-    return f"{base.name}/{name} {detail}", bytes(main), None if wal is None else bytes(wal), field
+    elif name == "garbage-shm":
+        # A stale or damaged -shm beside the vault, as a crashed process could leave.
+        shm = rng.choice([bytes(32768), rng.randbytes(32768), rng.randbytes(rng.randrange(1, 200))])
+        detail = f"{len(shm)} bytes"
+    files = {"": bytes(main), "-wal": None if wal is None else bytes(wal), "-shm": shm}
+    return f"{base.name}/{name} {detail}", {k: v for k, v in files.items() if v is not None}, field
 
 
 def corruption(c, sec, P, deadline):
@@ -1009,17 +1016,16 @@ def corruption(c, sec, P, deadline):
             stopped.append(i)
             return
         rng = random.Random(seed)
-        what, main, wal, field = mutate(base, rng)
+        what, files, field = mutate(base, rng)
         kind = what.split()[0]
         folder = os.path.join(work, f"c{i}")
         os.mkdir(folder, 0o700)
         vault = os.path.join(folder, "v.vault")
         try:
-            for path, data in ((vault, main), (vault + "-wal", wal)):
-                if data is not None:
-                    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                    with os.fdopen(fd, "wb") as f:
-                        f.write(data)
+            for suffix, data in files.items():
+                fd = os.open(vault + suffix, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
             env = c.env(vault, base.key)
             label = f"copy {i} [{what}]"
             before = sha(vault)
@@ -1059,9 +1065,11 @@ def corruption(c, sec, P, deadline):
                                            for a, o in zip(accounts, gets)):
                 sec.fact("check clean although a get found an existing item absent (documented limit)")
             if bad:
-                kept = c.keep([vault, vault + "-wal", base.key], f"copy-{i}")
+                with open(base.key, "rb") as f:
+                    key = f.read()
+                kept = c.keep(f"copy-{i}", {**{"v.vault" + k: v for k, v in files.items()}, "key": key})
                 with sec.lock:
-                    sec.examples.append(f"  copy {i} kept in {kept} (open it with COFFER_KEYFILE={kept}/key)")
+                    sec.examples.append(f"  copy {i} kept, as made, in {kept} (COFFER_KEYFILE={kept}/key)")
             sec.fact("copies")
             with sec.lock:
                 by_kind[kind].update(counts)
