@@ -1590,9 +1590,9 @@ def argv_fuzz(c, sec, P, deadline, rng, vault, key, fifo, directory, link, loop)
 PROFILES = {
     # On a 2-core machine: bounded about 2 minutes, cut at 4.5; full about 30, cut at 45 (--budget).
     "bounded": dict(budget=270, kill_trials=40, kill_window=0.4, kill_accounts=30, kill_verify=12,
-                    passwd_trials=16, rotate_items=30, rotate_trials=12, slots_trials=16, init_trials=20,
-                    workers=8, ops=50, kill_ops=25, init_races=3, copies=500, corrupt_items=12,
-                    gets_per_copy=2, full_rounds=2, fuzz=200),
+                    passwd_trials=12, rotate_items=30, rotate_trials=10, slots_trials=12, init_trials=16,
+                    workers=8, ops=50, kill_ops=25, init_races=3, copies=400, corrupt_items=12,
+                    gets_per_copy=2, full_rounds=2, fuzz=160),
     "full": dict(budget=2700, kill_trials=300, kill_window=1.3, kill_accounts=200, kill_verify=12,
                  passwd_trials=60, rotate_items=60, rotate_trials=60, slots_trials=80, init_trials=80,
                  workers=8, ops=500, kill_ops=150, init_races=20, copies=6400, corrupt_items=20,
