@@ -1677,8 +1677,8 @@ def main():
     Section.verbose = args.verbose
     if args.seed is None:
         args.seed = random.SystemRandom().randrange(1, 2**32)
-    print(f"torture: seed {args.seed} (replay: scripts/torture.py --coffer {args.coffer} --profile {args.profile} "
-          f"--seed {args.seed})", flush=True)
+    print(f"torture: seed {args.seed} (replay: make torture TORTURE=\"--profile {args.profile} --seed {args.seed}\", "
+          f"or scripts/torture.py --coffer PATH --profile {args.profile} --seed {args.seed})", flush=True)
     args.coffer = os.path.abspath(args.coffer)
     if not os.access(args.coffer, os.X_OK):
         parser.error(f"{args.coffer} is not an executable")
