@@ -1,11 +1,16 @@
 # The two commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: demo test bench docs
+# `make torture` runs the full fault campaign (scripts/torture.py); replay a run with
+# `make torture TORTURE="--seed N"`.
+.PHONY: demo test bench docs torture
 
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/test.sh
+
+torture:
+	scripts/torture.sh $(TORTURE)
 
 bench:
 	scripts/bootstrap.sh test

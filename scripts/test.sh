@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: install what is missing, build with no warnings in
-# Coffer's own code, then run every test against a real Secret Service on a private D-Bus.
+# Coffer's own code, run every test against a real Secret Service on a private D-Bus, then
+# the bounded fault campaign (`make torture` runs the full one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +21,10 @@ fi
 # Tests that could skip for a missing tool fail instead.
 export COFFER_STRICT_TESTS=1
 dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"
+
+# The bounded fault campaign (under 5 minutes): kill -9, concurrency, corrupted copies, disk
+# full, read-only media, bad input. Outside the D-Bus session: it needs no Secret Service.
+# Skipped when arguments select some tests (scripts/test.sh --filter ...).
+if [ $# -eq 0 ]; then
+    python3 scripts/torture.py --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
+fi

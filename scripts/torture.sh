@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The fault campaign (scripts/torture.py, whose header says what each section checks):
+# builds the CLI, then runs the campaign against it. It prints its seed first.
+#   scripts/torture.sh                          the full campaign (`make torture`), 15-30 minutes
+#   scripts/torture.sh --profile bounded        the bounded run `make test` does, under 5 minutes
+#   scripts/torture.sh --seed N --only corruption --verbose     replay a run, or one section of it
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/bootstrap.sh test
+swift build --product coffer
+exec python3 scripts/torture.py --coffer "$(swift build --show-bin-path)/coffer" "$@"
