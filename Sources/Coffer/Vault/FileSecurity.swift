@@ -149,6 +149,25 @@ enum FileSecurity {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// Whether `path` lies on a file system mounted read-only (`ST_RDONLY`).
+    static func isOnReadOnlyMedia(_ path: String) -> Bool {
+        var info = statvfs()
+        return statvfs(path, &info) == 0 && info.f_flag & UInt(ST_RDONLY) != 0
+    }
+
+    /// Nothing is at `path`: `existing` (by default ``CofferError/vaultExists(path:)``) for a
+    /// regular file, and ``CofferError/invalidArgument(reason:)`` naming anything else there.
+    static func checkFreeForNewFile(_ path: String, existing: CofferError? = nil) throws(CofferError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: throw existing ?? .vaultExists(path: path)
+        case S_IFDIR: throw .invalidArgument(reason: "\(path) is a folder")
+        case S_IFLNK: throw .invalidArgument(reason: "\(path) is a symbolic link")
+        default: throw .invalidArgument(reason: "\(path) is not a regular file")
+        }
+    }
+
     static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return lstat(path, &info) == 0

@@ -7,20 +7,28 @@ public enum KeyFile {
     public static let length = 32
 
     /// Creates a new key file of 32 random bytes with mode 0600. Fails if the file exists.
+    ///
+    /// The key is written and synced under a temporary name, then linked into place, so a
+    /// process killed half-way never leaves a short key file at `url`.
     public static func generate(at url: URL) throws(CofferError) {
         let path = url.path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        try FileSecurity.checkFreeForNewFile(path, existing: .invalidArgument(reason: "a file already exists at \(path)"))
+        let temporary = path + ".creating-" + RandomBytes.make(6).map { String($0, radix: 16) }.joined()
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
+            throw .storageUnavailable(reason: "cannot create a file beside \(path): \(describeErrno())")
+        }
+        defer { unlink(temporary) }
+        let key = SecureBytes.random(count: length)
+        let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = written == length && fsync(descriptor) == 0
+        close(descriptor)
+        guard synced else { throw .storageUnavailable(reason: "cannot write \(path): \(describeErrno())") }
+        guard link(temporary, path) == 0 else {
             if errno == EEXIST { throw .invalidArgument(reason: "a file already exists at \(path)") }
             throw .storageUnavailable(reason: "cannot create \(path): \(describeErrno())")
         }
-        defer { close(descriptor) }
-        let key = SecureBytes.random(count: length)
-        let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == length, fsync(descriptor) == 0 else {
-            unlink(path)
-            throw .storageUnavailable(reason: "cannot write \(path): \(describeErrno())")
-        }
+        FileSecurity.syncFolder(at: FileSecurity.parentFolder(of: path))
     }
 
     /// Reads a key file, refusing one that others can read or that is not exactly 32 bytes.

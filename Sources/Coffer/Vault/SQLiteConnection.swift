@@ -13,13 +13,16 @@ final class SQLiteConnection {
     /// Opens the database at `path` (a symbolic link is refused); `create` allows creating a
     /// missing file.
     ///
+    /// With `immutable`, for a file on read-only media, the file is opened read-only as a file
+    /// nothing can change: SQLite then needs no -shm, which it could not create there.
+    ///
     /// Closing the connection does not checkpoint the WAL into the file until
     /// ``allowCheckpointOnClose()``: a file that is checked and refused stays as it was.
-    init(path: String, create: Bool, busyTimeout: Duration) throws(CofferError) {
+    init(path: String, create: Bool, busyTimeout: Duration, immutable: Bool = false) throws(CofferError) {
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
-            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
-        let status = sqlite3_open_v2(path, &db, flags, nil)
+        let access = immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
+        let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOFOLLOW
+        let status = sqlite3_open_v2(immutable ? Self.immutableURI(path) : path, &db, flags, nil)
         guard status == SQLITE_OK, let db else {
             sqlite3_close_v2(db)
             throw Self.error(for: status)
@@ -31,6 +34,17 @@ final class SQLiteConnection {
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1)
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
+    }
+
+    /// `file:` URI of `path` with `immutable=1`; every byte that is not unreserved is percent-encoded.
+    private static func immutableURI(_ path: String) -> String {
+        let unreserved = Set("/ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in path.utf8 {
+            if unreserved.contains(byte) { encoded.append(byte) } else { encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+        }
+        return "file:" + String(decoding: encoded, as: UTF8.self) + "?immutable=1"
     }
 
     /// Lets closing the connection checkpoint the WAL and remove it, as SQLite does by default;
@@ -131,7 +145,7 @@ final class SQLiteConnection {
         case SQLITE_FULL:
             .storageUnavailable(reason: "the disk is full")
         case SQLITE_READONLY, SQLITE_PERM:
-            .storageUnavailable(reason: "the vault file cannot be written")
+            .storageUnavailable(reason: "the vault file cannot be written (read-only media or permissions)")
         case SQLITE_CANTOPEN:
             .storageUnavailable(reason: "the vault file cannot be opened")
         default:

@@ -65,7 +65,12 @@ public final class Vault: Sendable {
         try FileSecurity.checkFolder(at: FileSecurity.parentFolder(of: path))
         let header = try VaultFileHeader.read(path: path)
         try header.check()
-        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout)
+        let readOnlyMedia = FileSecurity.isOnReadOnlyMedia(path)
+        if readOnlyMedia, FileSecurity.fileExists(path + "-wal") {
+            // Read as immutable, the file would silently lack the WAL's commits.
+            throw .storageUnavailable(reason: "the vault is on read-only media with commits still in its -wal; copy the vault and its -wal to writable media")
+        }
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout, immutable: readOnlyMedia)
         let vaultID = try readHeader(connection)
         try FileSecurity.checkOpenDescriptors(of: path)
         try configure(connection)
@@ -101,7 +106,7 @@ public final class Vault: Sendable {
         let folder = FileSecurity.parentFolder(of: path)
         try FileSecurity.createPrivateFolder(at: folder)
         try FileSecurity.checkFolder(at: folder)
-        guard !FileSecurity.fileExists(path) else { throw .vaultExists(path: path) }
+        try FileSecurity.checkFreeForNewFile(path)
         CreationLeftovers.removeStale(besides: path)
 
         let opener = try SlotOpener(credential)
