@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: coffer and CofferDevBackend → CofferAuth → Coffer → Vendor.
+// Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
+// coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -12,6 +13,8 @@ let package = Package(
         .library(name: "CofferAuth", targets: ["CofferAuth"]),
         .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
         .executable(name: "coffer", targets: ["coffer"]),
+        .executable(name: "coffer-auth", targets: ["coffer-auth"]),
+        .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
     ],
     dependencies: [
@@ -69,12 +72,31 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
+        // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
+        .target(
+            name: "CofferCommandLine",
+            dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `coffer` links no networking: its login and dev-backend commands run the two executables below.
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CLinux",
+                "Coffer", "CofferAgent", "CofferCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "coffer-auth",
+            dependencies: [
+                "Coffer", "CofferAuth", "CofferCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "coffer-dev-backend",
+            dependencies: [
+                "CofferAuth", "CofferDevBackend", "CofferCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "coffer-bench",
@@ -118,7 +140,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
             exclude: ["Fixtures"]),
     ]
 )

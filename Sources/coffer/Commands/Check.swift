@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 
 struct Check: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
@@ -14,7 +15,7 @@ struct Check: ParsableCommand, ReadsDescriptors {
 
     @ParentCommand var root: CofferCommand
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let report = try root.openVault().verify()

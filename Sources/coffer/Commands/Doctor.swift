@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct Doctor: ParsableCommand, ReadsDescriptors {
@@ -9,7 +10,7 @@ struct Doctor: ParsableCommand, ReadsDescriptors {
 
     @ParentCommand var root: CofferCommand
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         try StandardStreams.write(Array(try report().map { $0 + "\n" }.joined().utf8))

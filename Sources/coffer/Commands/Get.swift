@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct Get: ParsableCommand, ReadsDescriptors {
@@ -8,7 +9,7 @@ struct Get: ParsableCommand, ReadsDescriptors {
     @ParentCommand var root: CofferCommand
     @OptionGroup var item: ItemSelector
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         guard let secret = try root.store().secret(for: item.id) else { throw CofferError.itemNotFound }

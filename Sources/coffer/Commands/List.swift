@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct List: ParsableCommand, ReadsDescriptors {
@@ -16,7 +17,7 @@ struct List: ParsableCommand, ReadsDescriptors {
     @Option(help: "Only items of this service.") var service: String?
     @Flag(help: "Print a JSON array.") var json = false
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let store = try root.store()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct Slots: ParsableCommand {
@@ -14,7 +15,7 @@ struct Slots: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List key slots (needs no passphrase).")
         @ParentCommand var slots: Slots
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
 
         func run() throws {
             let lines = try Vault.open(at: try slots.root.vault.url()).keySlots().map { Slots.line(for: $0) + "\n" }
@@ -55,7 +56,7 @@ struct Slots: ParsableCommand {
         @Option(help: "Argon2id cost of a new passphrase slot: interactive, moderate or sensitive (default: the strongest slot's).")
         var kdf: PassphraseCostName?
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
         var ownDescriptors: [Int32] { [newPassphraseFD].compactMap { $0 } }
 
         func validate() throws {
@@ -88,7 +89,7 @@ struct Slots: ParsableCommand {
         @ParentCommand var slots: Slots
         @Argument(help: "The slot number, from 'coffer slots'.") var id: Int
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
 
         func run() throws {
             try slots.root.openVault().removeKeySlot(id: id, secretService: slots.root.storeOptions.secretService)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferCommandLine
 import Foundation
 import Glibc
 
@@ -93,6 +94,12 @@ struct AgentCommand: ParsableCommand {
                 throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
             } catch {
                 throw CLIError(message: "\(error)", exitStatus: 69)
+            }
+            // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
+            // the next command finds no agent rather than one on its way out.
+            for _ in 0..<250 {
+                guard (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil else { break }
+                usleep(20_000)
             }
             try StandardStreams.printLine("agent stopped")
         }
