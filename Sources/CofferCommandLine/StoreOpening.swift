@@ -13,9 +13,14 @@ extension CofferRoot {
     /// The store the item commands (get, set, delete, list) use.
     package func store() throws -> any CredentialStore {
         switch try storeOptions.selectedBackend() {
-        case .vault: try agentStore() ?? openVault()
+        case .vault: try vaultStore()
         case .secretService: SecretServiceStore(configuration: storeOptions.secretService)
         }
+    }
+
+    /// The vault, through the agent when it holds it unlocked, else opened and unlocked here.
+    package func vaultStore() throws -> any CredentialStore {
+        try agentStore() ?? openVault()
     }
 
     /// The vault through the agent, when one runs and holds it unlocked (unless --no-agent);

@@ -43,7 +43,7 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
         version: CofferVersion.current,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
-            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self,
+            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
             AgentCommand.self, UnlockCommand.self, LockCommand.self,
             LoginForward.self, TokenForward.self, StatusForward.self, LogoutForward.self, SSOExchangeForward.self, RequestForward.self,
             DevBackendForward.self,

@@ -21,13 +21,6 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
 
     var vaultOptions: VaultOptions? { root.vault }
 
-    private var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }
-
     func run() async throws {
         if try profile.profile != nil || root.defaultsToOpenID() { return try await showOpenID() }
         let profile = AuthProfile(store: try root.store(), network: root.network)
@@ -38,7 +31,7 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
             status = await auth.status
         }
         if json {
-            try StandardStreams.write(try encoder.encode(status) + Data("\n".utf8))
+            try JSONOutput.write(status)
         } else {
             try StandardStreams.printLine(SessionText.describe(status))
         }
@@ -49,7 +42,7 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
     private func showOpenID() async throws {
         let status = try await root.openIDClient(profile: profile.name).client.status
         if json {
-            try StandardStreams.write(try encoder.encode(OpenIDStatusText.JSON(status, profile: profile.name)) + Data("\n".utf8))
+            try JSONOutput.write(OpenIDStatusText.JSON(status, profile: profile.name))
         } else {
             try StandardStreams.printLine(OpenIDStatusText.describe(status))
         }

@@ -119,10 +119,7 @@ struct AgentCommand: ParsableCommand {
                 report = StatusJSON(running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init))
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                try StandardStreams.write(try encoder.encode(report) + Data("\n".utf8))
+                try JSONOutput.write(report)
             } else if let pid = report.pid {
                 var lines = ["agent running (pid \(pid)) at \(TerminalText.escaped(path))"]
                 lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt.formatted(.iso8601))" }
