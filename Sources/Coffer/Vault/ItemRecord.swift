@@ -5,7 +5,7 @@ import Foundation
 /// `u8(class)` then fields `u8(tag) || u32be(length) || value`, tags strictly ascending,
 /// except that `custom` (0x20) repeats, sorted by name. Dates are `i64be` milliseconds since
 /// the Unix epoch. docs/vault-format.md has the full table.
-enum ItemRecord {
+package enum ItemRecord {
     enum Tag: UInt8 {
         case service = 0x01, account = 0x02, secret = 0x03, created = 0x04, modified = 0x05
         case expiresAt = 0x06, label = 0x07, comment = 0x08
@@ -13,7 +13,7 @@ enum ItemRecord {
         case custom = 0x20
     }
 
-    static func encode(_ attributes: ItemAttributes, secret: Data) -> [UInt8] {
+    package static func encode(_ attributes: ItemAttributes, secret: Data) -> [UInt8] {
         var out: [UInt8] = [attributes.id.itemClass.rawValue]
         out.reserveCapacity(secret.count + 128)
         func field(_ tag: Tag, _ value: some Collection<UInt8>) {
@@ -50,7 +50,7 @@ enum ItemRecord {
     }
 
     /// A record decoded by ``decode(_:)``.
-    struct Decoded {
+    package struct Decoded {
         let attributes: ItemAttributes
         /// A slice of the plaintext, so the caller decides whether to copy it.
         let secret: ArraySlice<UInt8>
@@ -62,7 +62,7 @@ enum ItemRecord {
     /// Decodes a whole record, enforcing every rule of docs/vault-format.md section 5.3: the one
     /// decoder of every read. Throws ``CofferError/integrityFailure`` for a plaintext that breaks
     /// any of them, since only the record's own item is affected.
-    static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
+    package static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
         var reader = try Reader(bytes)
         var service: ArraySlice<UInt8>?, account: ArraySlice<UInt8>?, secret: ArraySlice<UInt8>?
         var created: Date?, modified: Date?, expiresAt: Date?, label: String?, comment: String?
