@@ -1,5 +1,7 @@
 # The two commands: `make demo` and `make test`. Both install missing Debian packages first.
-.PHONY: demo test bench
+# Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target) and `make sanitize`
+# (the whole suite under ThreadSanitizer and AddressSanitizer).
+.PHONY: demo test bench fuzz sanitize
 
 demo:
 	scripts/demo.sh
@@ -10,3 +12,9 @@ test:
 bench:
 	scripts/bootstrap.sh test
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
+
+fuzz:
+	scripts/fuzz.sh
+
+sanitize:
+	scripts/sanitize.sh
