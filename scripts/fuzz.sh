@@ -3,6 +3,7 @@
 # (or those named) for FUZZ_SECONDS each, starting from a scratch copy of Fuzz/Corpus/<target>/.
 #   scripts/fuzz.sh [TARGET...]
 #   FUZZ_SECONDS=600 scripts/fuzz.sh          a longer run (default 60 s a target)
+#   FUZZ_RUNS=1000000 scripts/fuzz.sh         each target stops after that many executions too
 #   FUZZ_MERGE=1 scripts/fuzz.sh form         afterwards, merges new coverage into Fuzz/Corpus/form/
 # Prints executions and crashes per target, and fails on any crash; crash inputs are kept
 # under .build-fuzz/runs/<target>/ (replay one with a normal build: coffer-fuzz TARGET FILE).
@@ -37,14 +38,16 @@ targets=("$@")
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 failed=0
-printf '%-20s %14s %10s %8s %8s\n' target executions exec/s seconds crashes > "$scratch/summary.txt"
+summary=$(printf '%-20s %12s %8s %8s %8s' target executions exec/s seconds crashes)
 for target in "${targets[@]}"; do
     run="$scratch/runs/$target"
     rm -rf "$run" && mkdir -p "$run/corpus" "$run/crashes"
     cp Fuzz/Corpus/"$target"/* "$run/corpus/"
     echo "fuzz: $target for ${seconds}s" >&2
     status=0
-    "$binary" "$target" -max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=4096 \
+    runs=()
+    [ -z "${FUZZ_RUNS:-}" ] || runs=(-runs="$FUZZ_RUNS")
+    "$binary" "$target" -max_total_time="$seconds" "${runs[@]}" -print_final_stats=1 -timeout=10 -rss_limit_mb=4096 \
         -artifact_prefix="$run/crashes/" "$run/corpus" > "$run/log.txt" 2>&1 || status=$?
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$run/log.txt")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$run/log.txt")
@@ -54,11 +57,12 @@ for target in "${targets[@]}"; do
         echo "fuzz: $target failed (status $status); log $run/log.txt, inputs in $run/crashes/" >&2
         grep -E "ERROR|Fatal error|Precondition failed|deadly signal" "$run/log.txt" | head -n 5 >&2 || true
     fi
-    printf '%-20s %14s %10s %8s %8s\n' "$target" "${executions:-?}" "${rate:-?}" "$seconds" "$crashes" >> "$scratch/summary.txt"
+    elapsed=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$run/log.txt")
+    summary+=$'\n'$(printf '%-20s %12s %8s %8s %8s' "$target" "${executions:-?}" "${rate:-?}" "${elapsed:-?}" "$crashes")
     if [ "${FUZZ_MERGE:-0}" = 1 ] && [ "$status" -eq 0 ]; then
         "$binary" "$target" -merge=1 Fuzz/Corpus/"$target" "$run/corpus" >> "$run/log.txt" 2>&1
     fi
 done
 echo "fuzz: $(swift --version 2>/dev/null | head -n 1), $(date -u +%Y-%m-%d)"
-cat "$scratch/summary.txt"
+echo "$summary"
 exit $failed
