@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibSecret", path: "Vendor/CLibSecret",
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libFuzzer's driver entry point, which fuzz builds link from the toolchain; header-only.
+        .systemLibrary(name: "CFuzzer", path: "Vendor/CFuzzer"),
         // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
 
@@ -105,6 +107,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
+        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAuth", "CofferDevBackend", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),

@@ -2,8 +2,8 @@ import Foundation
 
 /// One reply of an authorization round (docs/protocol.md 8.2, 8.3 and 9.2): the security checks
 /// or realms that succeeded, and what comes next.
-struct ChallengeRound: Sendable {
-    enum Outcome: Sendable {
+package struct ChallengeRound: Sendable {
+    package enum Outcome: Sendable {
         /// Every check of the scope is satisfied; `code` is the authorization code, when the
         /// reply was the authorization endpoint's redirect.
         case granted(code: String?)
@@ -15,15 +15,15 @@ struct ChallengeRound: Sendable {
         case unknownClient
     }
 
-    var outcome: Outcome
+    package var outcome: Outcome
     /// The checks that succeeded, with what they sent (`{"user": …}`, `{"userIdentity": …}`).
-    var successes: [String: JSONValue] = [:]
+    package var successes: [String: JSONValue] = [:]
 
     /// The most checks one reply may name.
     static let maxEntries = 32
 
     /// Reads a preauthorize or authorization reply.
-    static func parse(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
+    package static func parse(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
         switch response.status {
         case 200:
             let body = try JSONReply.object(response)

@@ -3,7 +3,7 @@ import Foundation
 /// Registers a client with a MobileFirst or Mobile Client Access server (docs/protocol.md 8.1):
 /// `POST` JSON `{"application": {"id", "version"}, "device": {"platform"}}`, answered 201 (or
 /// 200) with `{"client_id", "client_secret"}`.
-enum ClientRegistrationRequest {
+package enum ClientRegistrationRequest {
     /// The longest client id or secret accepted.
     static let maxLength = 1024
 
@@ -12,7 +12,11 @@ enum ClientRegistrationRequest {
             "application": ["id": .string(server.applicationID), "version": .string(server.applicationVersion)],
             "device": ["platform": "linux"],
         ])
-        let response = try await transport.send(request)
+        return try registration(from: try await transport.send(request))
+    }
+
+    /// The registration in a reply: 201 (or 200) with a usable `client_id` and `client_secret`.
+    package static func registration(from response: HTTPResponse) throws(AuthError) -> ClientRegistration {
         switch response.status {
         case 200, 201:
             let body = try JSONReply.object(response)

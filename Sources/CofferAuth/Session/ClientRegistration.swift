@@ -3,7 +3,7 @@ import Foundation
 /// The client's registration with a MobileFirst or Mobile Client Access server: the id and
 /// secret the server issued. It is kept in the keychain, so a restarted app stays the same
 /// client (and the server can remember its user). `description` redacts the secret.
-struct ClientRegistration: Sendable, Hashable, Codable {
+package struct ClientRegistration: Sendable, Hashable, Codable {
     let clientID: String
     let clientSecret: String
 
@@ -14,7 +14,7 @@ struct ClientRegistration: Sendable, Hashable, Codable {
 }
 
 extension ClientRegistration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { "ClientRegistration(clientID: \(clientID), clientSecret: redacted)" }
-    var debugDescription: String { description }
-    var customMirror: Mirror { Mirror(self, children: ["clientID": clientID]) }
+    package var description: String { "ClientRegistration(clientID: \(clientID), clientSecret: redacted)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["clientID": clientID]) }
 }

@@ -19,15 +19,11 @@ final class ScriptedChallengeAnswers: ChallengeAnswerSource {
     /// Reads and checks the JSON from file descriptor `fd` (at most 1 MiB).
     static func read(fd: Int32) throws -> ScriptedChallengeAnswers {
         let data = try DescriptorInput.bytes(fd).withUnsafeBytes { Data($0) }
-        guard let object = JSONValue(parsing: data)?.objectValue else {
-            throw CLIError.usage("--answers-json-fd: not a JSON object")
-        }
-        var answers: [String: [JSONValue]] = [:]
-        for (check, list) in object {
-            guard ChallengeText.isValidName(check), let list = list.arrayValue else {
-                throw CLIError.usage("--answers-json-fd: each member must name a security check or realm and hold a list of answers")
-            }
-            answers[check] = list
+        let answers: [String: [JSONValue]]
+        do throws(AnswerScript.Invalid) {
+            answers = try AnswerScript.parse(data)
+        } catch {
+            throw CLIError.usage("--answers-json-fd: \(error.reason)")
         }
         return ScriptedChallengeAnswers(answers)
     }
