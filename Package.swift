@@ -108,7 +108,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
-        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAuth", "CofferDevBackend", "CFuzzer"]),
+        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),

@@ -2,7 +2,8 @@
 # Installs the Debian packages Coffer needs, when any are missing.
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
-#                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it)
+#                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
+#                                python-keyring, zsh, fish and hyperfine
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -10,6 +11,9 @@ if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
     packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
     packages+=(python3-pip)       # installs the OpenID test server (django-oauth-toolkit) from PyPI
+    packages+=(python3-keyring)   # an independent writer of Secret Service items, for `coffer import`
+    packages+=(zsh fish)          # the completion scripts are loaded by the shells they are for
+    packages+=(hyperfine)         # make bench-cli
 fi
 
 missing=()

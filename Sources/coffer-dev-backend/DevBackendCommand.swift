@@ -59,7 +59,8 @@ struct DevBackendCommand: AsyncParsableCommand {
             OpenID clients are then only those given with --oidc-client, and \
             --oidc-auto-approve and --oidc-test-endpoints are refused. The issuer is built from \
             --host as given.
-            """)
+            """,
+        version: CofferVersion.current)
 
     /// Runs the command line; `coffer dev-backend ARGS` runs this with ARGS.
     static func main() async {

@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgent
 import Foundation
 
 /// The binary seeds, made by the store's own encoder so they stay valid as the format is:
@@ -7,6 +8,8 @@ enum Seeds {
     static func write(to root: String) throws {
         for (name, bytes) in itemRecords() { try save(bytes, "\(root)/item-record/gen-\(name)") }
         for (name, columns) in slotRows() { try save(columns.bytes, "\(root)/slot-row/gen-\(name)") }
+        for (name, message) in agentRequests() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-request/gen-\(name)") }
+        for (name, message) in agentReplies() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-reply/gen-\(name)") }
     }
 
     private static func save(_ bytes: [UInt8], _ path: String) throws {
@@ -33,6 +36,40 @@ enum Seeds {
             ("empty-secret", ItemRecord.encode(minimal, secret: Data())),
             ("truncated", Array(encoded.dropLast())),
             ("unknown-class", [0xFF] + encoded.dropFirst()),
+        ]
+    }
+
+    /// One request of each kind (docs/agent.md, section 3).
+    private static func agentRequests() -> [(String, AgentMessage)] {
+        let id = ItemID.genericPassword(service: "mail", account: "ada")
+        var query = ItemQuery(service: "mail")
+        query.custom["team"] = "ops"
+        let attributes = ItemAttributes(id: id, created: Date(timeIntervalSince1970: 1_700_000_000), modified: Date(timeIntervalSince1970: 1_700_000_000))
+        return [
+            ("ping", AgentRequest.ping.message), ("status", AgentRequest.status.message), ("stop", AgentRequest.stop.message),
+            ("unlock-keyfile", AgentRequest.unlock(vault: "/home/u/v.vault", credential: .keyFile("/home/u/v.key"), lifetime: 3600).message),
+            ("unlock-passphrase", AgentRequest.unlock(vault: "/v", credential: .passphrase(SecureBytes(copying: Array("pw".utf8))), lifetime: 60).message),
+            ("lock", AgentRequest.lock(vault: "/v").message), ("lock-all", AgentRequest.lock(vault: nil).message),
+            ("holds", AgentRequest.holds(vault: "/v").message),
+            ("set", AgentRequest.set(vault: "/v", id: id, secret: Data("s3cret".utf8), options: attributes.options).message),
+            ("item", AgentRequest.item(vault: "/v", id: id).message), ("secret", AgentRequest.secret(vault: "/v", id: id).message),
+            ("remove", AgentRequest.remove(vault: "/v", id: id).message),
+            ("items", AgentRequest.items(vault: "/v", query: query).message),
+            ("remove-all", AgentRequest.removeAll(vault: "/v", query: query).message),
+        ]
+    }
+
+    /// Replies of each shape (docs/agent.md, section 4).
+    private static func agentReplies() -> [(String, AgentMessage)] {
+        let id = ItemID.genericPassword(service: "mail", account: "ada")
+        let attributes = ItemAttributes(id: id, created: Date(timeIntervalSince1970: 1_700_000_000), modified: Date(timeIntervalSince1970: 1_700_000_000))
+        return [
+            ("done", AgentReply.done.message), ("not-held", AgentReply.notHeld.message),
+            ("agent", AgentReply.agent(pid: 42, vaults: []).message),
+            ("item", AgentReply.item(Item(attributes: attributes, secret: Data("s".utf8))).message),
+            ("secret", AgentReply.secret(Data("s3cret".utf8)).message), ("count", AgentReply.count(3).message),
+            ("items", AgentReply.items([attributes]).message),
+            ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
         ]
     }
 
