@@ -129,10 +129,6 @@ public final class OIDCTestServer: Sendable {
         public let script: URL
     }
 
-    /// The package's root folder.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Finds the packages: `COFFER_OIDC_SITE`, else `.build-oidc/pydeps` when scripts/oidc-deps.sh
     /// has filled it. Without them, the test fails when `COFFER_STRICT_TESTS=1` (as `make test`
     /// sets), and is skipped otherwise, saying how to install them.

@@ -26,10 +26,6 @@ public enum SecretServiceTestEnvironment {
         throw XCTSkip("\(status); \(advice)")
     }
 
-    /// The package's root folder.
-    public static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Runs `secret-tool` on the test bus.
     public static func secretTool(_ arguments: [String], stdin: Data = Data()) throws -> ChildProcess.Output {
         try ChildProcess.run("secret-tool", arguments, stdin: stdin, timeout: .seconds(20))

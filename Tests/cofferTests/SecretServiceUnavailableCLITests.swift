@@ -38,7 +38,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
     private func onPrivateBus(keyring: Bool = true, _ script: String) throws -> ChildProcess.Output {
         try requireTools(["dbus-run-session", "dbus-send"] + (keyring ? ["gnome-keyring-daemon"] : []))
         let environment: [String: String?] = ["COFFER": coffer.path]
-        let wrapper = SecretServiceTestEnvironment.packageRoot.appendingPathComponent("scripts/with-secret-service.sh").path
+        let wrapper = packageRoot.appendingPathComponent("scripts/with-secret-service.sh").path
         let command = (keyring ? [wrapper] : []) + ["bash", "-c", script]
         return try ChildProcess.run("dbus-run-session", ["--"] + command, environment: environment, timeout: .seconds(60))
     }
