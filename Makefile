@@ -24,6 +24,11 @@ docs:
 	scripts/bootstrap.sh build
 	scripts/docs.sh
 
+# Manual pages from the commands, into .build/man (view: man -l .build/man/coffer.1).
+man:
+	scripts/bootstrap.sh test
+	scripts/man.sh
+
 fuzz:
 	scripts/fuzz.sh
 

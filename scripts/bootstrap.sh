@@ -14,6 +14,7 @@ if [ "${1:-build}" = test ]; then
     packages+=(python3-keyring)   # an independent writer of Secret Service items, for `coffer import`
     packages+=(zsh fish)          # the completion scripts are loaded by the shells they are for
     packages+=(hyperfine)         # make bench-cli
+    packages+=(mandoc)            # make man (run by make test) checks the pages
     packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units
 fi
 

@@ -18,6 +18,9 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
     exit 1
 fi
 
+# The manual pages, generated and checked (make man).
+scripts/man.sh
+
 # The fuzz targets' committed corpus, replayed through the parsers (docs/security.md, Fuzzing).
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
 

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make man: the manual pages, generated from the commands themselves (swift-argument-parser's
+# generate-manual), into .build/man: coffer(1), one page a subcommand (coffer.get(1), ...), and
+# coffer-dev-backend(1). The login commands' pages come from coffer-auth, which runs them.
+# View one with: man -l .build/man/coffer.1
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product coffer >/dev/null
+swift build --product coffer-auth >/dev/null
+swift build --product coffer-dev-backend >/dev/null
+swift build --product generate-manual >/dev/null
+bin=$(swift build --show-bin-path)
+date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
+
+out=.build/man
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+rm -rf "$out"
+mkdir -p "$out" "$work/auth" "$work/dev"
+
+"$bin/generate-manual" "$bin/coffer" --multi-page --date "$date" -o "$out"
+# coffer's pages for the forwarded commands only say that they take arguments: use the
+# pages of the executable that parses them.
+"$bin/generate-manual" "$bin/coffer-auth" --multi-page --date "$date" -o "$work/auth"
+for page in "$work"/auth/coffer.*.1; do
+    [ "$(basename "$page")" = coffer.help.1 ] || cp "$page" "$out/"
+done
+"$bin/generate-manual" "$bin/coffer-dev-backend" --date "$date" -o "$work/dev"
+cp "$work/dev/coffer-dev-backend.1" "$out/"
+sed -e 's/^\.Dt COFFER-DEV-BACKEND 1$/.Dt COFFER.DEV-BACKEND 1/' -e 's/^\.Nm coffer-dev-backend$/.Nm "coffer dev-backend"/' \
+    "$work/dev/coffer-dev-backend.1" >"$out/coffer.dev-backend.1"
+
+# mandoc checks every page for errors (make test installs it; its style warnings are about
+# generate-manual's layout, not the content). The login pages must be coffer-auth's, with options.
+mandoc -T lint -W error "$out"/*.1
+grep -q 'Fl -issuer' "$out/coffer.login.1" || { echo "man: coffer.login.1 lacks the login options" >&2; exit 1; }
+echo "man: $(ls "$out" | wc -l) pages in $out (view with: man -l $out/coffer.1)"
