@@ -19,6 +19,10 @@ bench:
 	scripts/bootstrap.sh test
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
 
+# coffer get against secret-tool lookup (hyperfine, interleaved; peak RSS): the README's table.
+bench-cli:
+	scripts/bench-cli.sh
+
 # Every library's documentation (DocC), with no warnings; the archives go to .build/docs.
 docs:
 	scripts/bootstrap.sh build

@@ -154,5 +154,23 @@ final class AgentCommandTests: CLITestCase {
         }
         guard case .failure(let error)? = reply else { return XCTFail("root was served: \(String(describing: reply))") }
         XCTAssertEqual(error, .invalidArgument(reason: "this agent serves only its own user"))
+        var info = stat()
+        XCTAssertEqual(stat("/proc/\(agent.pid)/environ", &info), 0)
+        XCTAssertEqual(info.st_uid, 0, "the agent (uid 65534) is not dumpable: Linux gives its /proc files to root")
+    }
+
+    /// The socket's folder is checked as a vault folder is, by the agent and by every client.
+    func testASocketFolderOthersCanEnterIsRefused() throws {
+        try initVault()
+        let open = folder.file("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false)
+        chmod(open.path, 0o777)
+        let socket = ["COFFER_AGENT_SOCKET": open.appendingPathComponent("agent.sock").path]
+        let start = try coffer(["agent", "start", "--foreground"], environment: socket)
+        XCTAssertEqual(start.status, 77, start.stderrText)
+        XCTAssertTrue(start.stderrText.contains("mode 777 lets others in; expected 700"), start.stderrText)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: open.appendingPathComponent("agent.sock").path))
+        let unlock = try coffer(["unlock"], environment: socket)
+        XCTAssertEqual(unlock.status, 77, unlock.stderrText)
     }
 }
