@@ -159,6 +159,15 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(info.st_uid, 0, "the agent (uid 65534) is not dumpable: Linux gives its /proc files to root")
     }
 
+    func testNoCommandStartsAnAgent() throws {
+        try initVaultWithItem()
+        XCTAssertEqual(try coffer(["get", "mail", "ada"]).status, 0)
+        XCTAssertEqual(try coffer(["list"]).status, 0)
+        XCTAssertEqual(try coffer(["agent", "status"]).status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: agentSocket.path), "no agent was started")
+        assertFailure(try coffer(["unlock"]), status: 69, message: "no agent runs: start one with `coffer agent start`")
+    }
+
     /// The socket's folder is checked as a vault folder is, by the agent and by every client.
     func testASocketFolderOthersCanEnterIsRefused() throws {
         try initVault()
