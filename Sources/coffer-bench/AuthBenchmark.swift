@@ -38,6 +38,7 @@ enum AuthBenchmark {
         }
         await backend.stop()
         try? FileManager.default.removeItem(at: folder)
+        try await OpenIDBenchmark.run()
     }
 
     /// Each round: the token expires, then `callers` tasks ask for headers at once.
