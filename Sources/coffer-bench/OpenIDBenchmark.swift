@@ -33,11 +33,20 @@ enum OpenIDBenchmark {
             let clientConfiguration = OpenIDClient.Configuration(lockFolder: folder, now: { clock.now }, logger: logger)
             let provider = try await OpenIDProvider.discover(issuer: backend.issuer, configuration: clientConfiguration)
             let client = OpenIDClient(provider: provider, clientID: clientID, store: vault, configuration: clientConfiguration)
-            let login = try await client.startDeviceLogin()
-            _ = try await approve(login.authorization.userCode, backend: backend)
-            _ = try await login.complete()
+            try await logIn(client, backend: backend)
             try await singleFlight(client, backend: backend, clock: clock)
-            try await refreshCost(client, backend: backend, clock: clock)
+            let durable = try await refreshCost(client, backend: backend, clock: clock)
+            let inMemory = OpenIDClient(
+                provider: provider, clientID: clientID, store: InMemoryStore(), profile: "in-memory", configuration: clientConfiguration)
+            try await logIn(inMemory, backend: backend)
+            let volatile = try await refreshCost(inMemory, backend: backend, clock: clock)
+            print("### OpenID refresh: accessToken() with an expired token vs the bare refresh POST (medians of \(refreshes))\n")
+            print("| session store | refresh (OpenIDClient) | raw token POST | ratio |")
+            print("|---|---:|---:|---:|")
+            for (store, (facade, floor)) in [("vault (the rotated refresh token fsynced)", durable), ("in memory", volatile)] {
+                print("| \(store) | \(Measurement.format(facade)) | \(Measurement.format(floor)) | \(Measurement.ratio(facade, floor)) |")
+            }
+            print()
         } catch {
             await backend.stop()
             throw error
@@ -74,9 +83,9 @@ enum OpenIDBenchmark {
     /// `accessToken()` with an expired access token (lock file, reading the session, the POST,
     /// verifying the new ID token, storing the rotated refresh token durably) against the bare
     /// refresh POST on the same HTTP client, each spending its own rotating refresh token.
-    static func refreshCost(_ client: OpenIDClient, backend: DevBackend, clock: ManualClock) async throws {
+    static func refreshCost(_ client: OpenIDClient, backend: DevBackend, clock: ManualClock) async throws -> (Double, Double) {
         var refreshToken = try await rawLogin(backend: backend)
-        let (facade, floor) = try await AuthBenchmark.alternatingMedians(
+        return try await AuthBenchmark.alternatingMedians(
             count: refreshes, warmup: warmup,
             subject: {
                 clock.advance(by: backend.configuration.tokenLifetime + 1)
@@ -86,10 +95,13 @@ enum OpenIDBenchmark {
                 refreshToken = try await tokenPOST(
                     [("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID)], backend: backend)
             })
-        print("### OpenID refresh: accessToken() with an expired token vs the bare refresh POST (medians of \(refreshes))\n")
-        print("| refresh (OpenIDClient) | raw token POST | ratio |")
-        print("|---:|---:|---:|")
-        print("| \(Measurement.format(facade)) | \(Measurement.format(floor)) | \(Measurement.ratio(facade, floor)) |\n")
+    }
+
+    /// A device login, approved through the dev backend's test endpoint.
+    static func logIn(_ client: OpenIDClient, backend: DevBackend) async throws {
+        let login = try await client.startDeviceLogin()
+        _ = try await approve(login.authorization.userCode, backend: backend)
+        _ = try await login.complete()
     }
 
     /// A refresh token obtained with plain HTTP: the device grant, approved through the dev
