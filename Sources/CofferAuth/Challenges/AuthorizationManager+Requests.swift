@@ -2,7 +2,9 @@ import Foundation
 
 extension AuthorizationManager {
     /// Sends `request`, getting a token (and answering challenges) when the resource asks for
-    /// one, then sending it again; at most two tokens are obtained for one request.
+    /// one, then sending it again; at most three tokens are obtained for one request, so it is
+    /// sent at most four times (the MobileFirst web SDK's `maxRequestAttempts`), besides
+    /// MobileFirst's 409 `MFP-Conflict` resends.
     func perform(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
         try checkOrigin(request.url)
         let path = request.url.path
@@ -10,15 +12,19 @@ extension AuthorizationManager {
         if let scope = scopeHints[path] { token = try await accessToken(for: scope) }
         var obtained = 0
         while true {
-            let response = try await transport.send(request.httpRequest(token: token))
-            guard let scope = wire.requiredScope(response) else { return response }
+            let response = try await wire.sendResource(request.httpRequest(token: token), transport: transport)
+            guard let scope = wire.requiredScope(response, hint: scopeHints[path]) else { return response }
             if let token, response.status == 401 { discard(token) }
             scopeHints[path] = scope
-            guard obtained < 2 else { return response }
+            guard obtained < Self.maxTokensPerRequest else { return response }
             obtained += 1
             token = try await accessToken(for: scope)
         }
     }
+
+    /// The most tokens one resource request obtains: a bare 401 asks for the default scope, a
+    /// 403 then names the resource's scope, and a refused token is replaced once.
+    static let maxTokensPerRequest = 3
 
     /// Throws unless `url` has the origin (scheme, host and port) of the server's URL.
     private func checkOrigin(_ url: URL) throws(AuthError) {
