@@ -1,7 +1,10 @@
 # The two commands: `make demo` and `make test`. Both install missing Debian packages first.
 # `make torture` runs the full fault campaign (scripts/torture.py); replay a run with
 # `make torture TORTURE="--seed N"`.
-.PHONY: demo test bench docs torture
+# Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target), `make sanitize`
+# (the whole suite under ThreadSanitizer and AddressSanitizer), `make docs`, `make man`,
+# `make bench-cli` (the CLI against secret-tool).
+.PHONY: demo test bench bench-cli docs man torture fuzz sanitize
 
 demo:
 	scripts/demo.sh
@@ -20,3 +23,9 @@ bench:
 docs:
 	scripts/bootstrap.sh build
 	scripts/docs.sh
+
+fuzz:
+	scripts/fuzz.sh
+
+sanitize:
+	scripts/sanitize.sh

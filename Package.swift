@@ -1,7 +1,8 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way: coffer and CofferDevBackend → CofferAuth → Coffer → Vendor.
+// Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
+// coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -12,6 +13,8 @@ let package = Package(
         .library(name: "CofferAuth", targets: ["CofferAuth"]),
         .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
         .executable(name: "coffer", targets: ["coffer"]),
+        .executable(name: "coffer-auth", targets: ["coffer-auth"]),
+        .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
     ],
     dependencies: [
@@ -41,6 +44,8 @@ let package = Package(
         .systemLibrary(
             name: "CLibSecret", path: "Vendor/CLibSecret",
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
+        // libFuzzer's driver entry point, which fuzz builds link from the toolchain; header-only.
+        .systemLibrary(name: "CFuzzer", path: "Vendor/CFuzzer"),
         // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
 
@@ -75,12 +80,31 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
+        .target(
+            name: "CofferCommandLine",
+            dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // `coffer` links no networking: its login and dev-backend commands run the two executables below.
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CLinux",
+                "Coffer", "CofferAgent", "CofferCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "coffer-auth",
+            dependencies: [
+                "Coffer", "CofferAuth", "CofferCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "coffer-dev-backend",
+            dependencies: [
+                "CofferAuth", "CofferDevBackend", "CofferCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "coffer-bench",
@@ -89,6 +113,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
+        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAuth", "CofferDevBackend", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
@@ -132,7 +158,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
             exclude: ["Fixtures"]),
     ]
 )

@@ -3,13 +3,14 @@
 #   1. log in   2. exit   3. a new process is authorized with no password
 #   4. the token expires   5. the next request renews it with the refresh token in the vault   6. log out
 # Every step is checked, so the script fails if the behaviour does.
-#   scripts/demo-auth.sh          (builds coffer unless $COFFER_BIN names a built one)
+#   scripts/demo-auth.sh          (builds coffer, coffer-auth and coffer-dev-backend unless $COFFER_BIN names a built coffer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -z "${COFFER_BIN:-}" ]; then
     scripts/bootstrap.sh build
-    swift build --product coffer >/dev/null
+    # `coffer login` and `coffer dev-backend` run the two executables beside coffer.
+    for product in coffer coffer-auth coffer-dev-backend; do swift build --product "$product" >/dev/null; done
     COFFER_BIN="$(swift build --show-bin-path)/coffer"
 fi
 

@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh build
-echo "Building coffer..."
-swift build --product coffer 2>&1 | tail -n 1
+echo "Building coffer, coffer-auth and coffer-dev-backend..."
+for product in coffer coffer-auth coffer-dev-backend; do swift build --product "$product" 2>&1 | tail -n 1; done
 coffer="$(swift build --show-bin-path)/coffer"
 
 work=$(mktemp -d)

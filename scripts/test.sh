@@ -18,6 +18,9 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
     exit 1
 fi
 
+# The fuzz targets' committed corpus, replayed through the parsers (docs/security.md, Fuzzing).
+"$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
+
 # Tests that could skip for a missing tool fail instead.
 export COFFER_STRICT_TESTS=1
 dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"

@@ -27,7 +27,7 @@ package final class AgentServer: Sendable {
             var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, 1000)
             vaults.expire()
-            guard ready > 0 else { continue }
+            guard ready > 0, !stopping.withLock({ $0 }) else { continue }
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { continue }
             _ = fcntl(connection, F_SETFD, FD_CLOEXEC)

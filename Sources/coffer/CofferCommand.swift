@@ -1,10 +1,10 @@
 import ArgumentParser
 import Coffer
-import CofferAuth
+import CofferCommandLine
 import Foundation
 
 @main
-struct CofferCommand: AsyncParsableCommand {
+struct CofferCommand: AsyncParsableCommand, CofferRoot {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "An encrypted keychain for Linux.",
@@ -40,55 +40,26 @@ struct CofferCommand: AsyncParsableCommand {
               many attempts; 9 the challenge was cancelled or the answers ran out;
               130 the wait was cancelled
             """,
+        version: CofferVersion.current,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
-            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self,
+            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
             AgentCommand.self, UnlockCommand.self, LockCommand.self,
-            Login.self, TokenCommand.self, Status.self, Logout.self, SSOExchange.self, Request.self, DevBackendCommand.self,
+            LoginForward.self, TokenForward.self, StatusForward.self, LogoutForward.self, SSOExchangeForward.self, RequestForward.self,
+            DevBackendForward.self,
         ])
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var network: NetworkOptions
 
-    /// Runs the command, mapping every error to one line on stderr and its exit status.
-    ///
-    /// Before anything else: closed standard streams are held by /dev/null, the process is
-    /// hardened (``ProcessHardening``), arguments that are not UTF-8 are refused, and every
-    /// file descriptor the command names is read, before any vault is opened.
+    /// Hands a forwarded command (login, dev-backend…) to its executable, else runs the
+    /// command here (``CommandLineTool/run(_:arguments:)``).
     static func main() async {
-        StandardStreams.prepare()
-        ProcessHardening.apply()
-        do {
-            try ArgumentEncoding.check()
-            var command = try parseAsRoot()
-            let (descriptors, vault) = namedDescriptors(of: command)
-            try DescriptorInput.prefetch(descriptors, vault: vault)
-            if var asyncCommand = command as? AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            fail(error)
+        if let (executable, arguments) = ForwardedInvocation.target(of: Array(CommandLine.arguments.dropFirst())) {
+            StandardStreams.prepare()
+            do { try executable.replaceProcess(arguments: arguments) } catch { CommandLineTool.fail(error, Self.self) }
         }
-    }
-
-    /// The descriptors `command` reads, and its vault, for ``DescriptorInput/prefetch(_:vault:)``.
-    private static func namedDescriptors(of command: ParsableCommand) -> ([Int32], URL?) {
-        guard let reader = command as? ReadsDescriptors else { return ([], nil) }
-        return (reader.namedDescriptors, try? reader.cofferRoot.vault.url())
-    }
-
-    static func fail(_ error: Error) -> Never {
-        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
-        if let failure = error as? CommandFailure {
-            Terminal.printError(failure.message)
-            Foundation.exit(failure.exitStatus)
-        }
-        let code = exitCode(for: error)
-        guard code != .success, !(error is CleanExit) else { exit(withError: error) }
-        Terminal.printError("\(message(for: error)) (see 'coffer help')")
-        Foundation.exit(code.rawValue)
+        await CommandLineTool.run(Self.self)
     }
 }

@@ -1,4 +1,4 @@
-@testable import Coffer
+import Coffer
 import Foundation
 
 // A second process for the vault tests. Commands:
@@ -7,32 +7,10 @@ import Foundation
 //   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   open-loop VAULT KEYFILE PREFIX COUNT    COUNT times: open the vault, read, write PREFIX, close; then print "done"
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
-//   forge-malformed VAULT PASSPHRASE S A    seal a plaintext with a 7-byte date into the row of S/A
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 if arguments.first == "make-fixture", arguments.count == 2 {
     do {
         try Fixture.make(in: URL(fileURLWithPath: arguments[1]))
-        exit(0)
-    } catch {
-        FileHandle.standardError.write(Data("coffer-test-helper: \(error)\n".utf8))
-        exit(1)
-    }
-}
-if arguments.first == "forge-malformed", arguments.count == 5 {
-    do {
-        let vault = try Vault.open(at: URL(fileURLWithPath: arguments[1]), unlock: .passphrase(arguments[2]))
-        let id = ItemID.genericPassword(service: arguments[3], account: arguments[4])
-        func field(_ tag: UInt8, _ value: [UInt8]) -> [UInt8] { [tag] + bigEndianBytes(UInt32(value.count)) + value }
-        let plaintext = [UInt8(1)] + field(1, Array(arguments[3].utf8)) + field(2, Array(arguments[4].utf8))
-            + field(3, Array("secret".utf8)) + field(4, [0, 0, 0, 0, 0, 0, 1]) + field(5, bigEndianBytes(Int64(1)))
-        try vault.withUnlockedKeys { connection, keys throws(CofferError) in
-            let rowKey = keys.rowKey(for: id)
-            let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: vault.itemAssociatedDataPrefix + rowKey)
-            try connection.with("INSERT OR REPLACE INTO items (row_key, record) VALUES (?1, ?2)") { statement throws(CofferError) in
-                try statement.bind(.blob(rowKey), .blob(sealed))
-                try statement.run()
-            }
-        }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("coffer-test-helper: \(error)\n".utf8))

@@ -75,6 +75,23 @@ public final class SecretServiceStore: CredentialStore {
         }
     }
 
+    /// Every item matching `query`, with its secret, expired ones included; deletes nothing.
+    /// For copying items elsewhere (``ItemImport``), where the originals must stay as they are.
+    public func itemsWithSecrets(matching query: ItemQuery) throws(CofferError) -> [Item] {
+        let now = now()
+        return try withCollection { session throws(CofferError) -> [Item] in
+            let found = try found(by: SecretServiceItemFormat.searches(for: query), where: query.matches, in: session, now: now, purgingExpired: false)
+            let newest = found.compactMap(\.items.first)
+            try session.loadSecrets(newest)
+            return try found.sorted { ItemAttributes.storeOrder($0.attributes, $1.attributes) }.map { entry throws(CofferError) -> Item in
+                guard let secret = entry.items[0].secretData() else {
+                    throw .secretServiceUnavailable(reason: "the daemon returned no secret for an unlocked item")
+                }
+                return Item(attributes: entry.attributes, secret: secret)
+            }
+        }
+    }
+
     @discardableResult
     public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
         let now = now()
@@ -103,16 +120,17 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     /// Runs the searches and groups the live results that `include` accepts by identity.
-    /// Expired items the searches meet are deleted on the way, as the other stores purge them.
+    /// Expired items the searches meet are deleted on the way, as the other stores purge them,
+    /// unless `purgingExpired` is false: then they are kept and returned.
     private func found(
         by searches: [(itemClass: ItemClass, attributes: [String: String])], where include: (ItemAttributes) -> Bool,
-        in session: SecretCollectionSession, now: Date
+        in session: SecretCollectionSession, now: Date, purgingExpired: Bool = true
     ) throws(CofferError) -> [Found] {
         var byID: [ItemID: [(item: SecretServiceItem, attributes: ItemAttributes)]] = [:]
         for search in searches {
             for item in try session.search(search.attributes) {
                 guard let attributes = SecretServiceItemFormat.decode(item, as: search.itemClass) else { continue }
-                if attributes.isExpired(at: now) {
+                if purgingExpired, attributes.isExpired(at: now) {
                     try session.delete(item)
                 } else if include(attributes) {
                     byID[attributes.id, default: []].append((item, attributes))

@@ -13,7 +13,7 @@ public enum KeyFile {
     public static func generate(at url: URL) throws(CofferError) {
         let path = url.path
         try FileSecurity.checkFreeForNewFile(path, existing: .invalidArgument(reason: "a file already exists at \(path)"))
-        let temporary = path + ".creating-" + RandomBytes.make(6).map { String($0, radix: 16) }.joined()
+        let temporary = CreationLeftovers.temporaryPath(for: path)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             throw .storageUnavailable(reason: "cannot create a file beside \(path): \(describeErrno())")

@@ -47,6 +47,22 @@ final class SQLiteConnection {
         return "file:" + String(decoding: encoded, as: UTF8.self) + "?immutable=1"
     }
 
+    /// Copies the whole database, as one consistent snapshot, into the empty file at `path`
+    /// (SQLite's online backup API): writers in other processes go on meanwhile. The copy is
+    /// left with no -wal beside it.
+    func backup(toEmptyFileAt path: String) throws(CofferError) {
+        let destination = try SQLiteConnection(path: path, create: false, busyTimeout: .seconds(5))
+        destination.allowCheckpointOnClose()
+        guard let backup = sqlite3_backup_init(destination.handle, "main", handle, "main") else {
+            throw Self.error(for: sqlite3_extended_errcode(destination.handle))
+        }
+        let stepped = sqlite3_backup_step(backup, -1)
+        let finished = sqlite3_backup_finish(backup)
+        guard stepped == SQLITE_DONE else { throw Self.error(for: stepped) }
+        try destination.check(finished)
+        try destination.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     /// Lets closing the connection checkpoint the WAL and remove it, as SQLite does by default;
     /// called once the file has been accepted.
     func allowCheckpointOnClose() {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One row of the `key_slots` table.
-struct SlotRow: Sendable {
+package struct SlotRow: Sendable {
     var id: Int64
     var kind: String
     var cost: PassphraseCost?
@@ -25,14 +25,12 @@ struct SlotRow: Sendable {
     /// The most key slots a vault may have, of all kinds.
     static let maxSlots = 64
     /// The size of every wrapped vault key: a sealed box of 32 bytes.
-    static let wrappedKeyLength = 32 + AEAD.overhead
+    package static let wrappedKeyLength = 32 + AEAD.overhead
 
     /// Every slot, in ascending slot order: the order in which a credential tries them.
     ///
-    /// Throws ``CofferError/corruptVault(reason:)`` for a slot that breaks the format's rules
-    /// (docs/vault-format.md, 4.1): a known kind with a wrapped key of the wrong size, a
-    /// passphrase slot with another KDF, a salt of the wrong size or a cost out of range, or
-    /// another known kind with KDF columns set.
+    /// Throws ``CofferError/corruptVault(reason:)`` for a slot that breaks the format's rules:
+    /// see ``validated(id:kind:kdf:opslimit:memlimit:salt:wrappedKey:created:)``.
     static func all(_ connection: SQLiteConnection) throws(CofferError) -> [SlotRow] {
         try connection.with(
             "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id LIMIT \(maxSlots + 1)"
@@ -40,40 +38,48 @@ struct SlotRow: Sendable {
             var rows: [SlotRow] = []
             while try statement.step() {
                 guard rows.count < maxSlots else { throw .corruptVault(reason: "more than \(maxSlots) key slots") }
-                var row = SlotRow(
+                let isNull = statement.isNull(at:)
+                rows.append(try validated(
                     id: statement.int64(at: 0), kind: statement.text(at: 1) ?? "",
-                    wrappedKey: statement.blob(at: 6), created: statement.int64(at: 7))
-                guard let kind = row.knownKind else {
-                    rows.append(row)
-                    continue
-                }
-                guard row.wrappedKey.count == wrappedKeyLength else {
-                    throw .corruptVault(reason: "key slot \(row.id) has a wrapped key of the wrong size")
-                }
-                let kdfColumns: [Int32] = [2, 3, 4, 5]
-                guard kind == .passphrase else {
-                    guard kdfColumns.allSatisfy(statement.isNull(at:)) else {
-                        throw .corruptVault(reason: "key slot \(row.id) (\(kind.rawValue)) has KDF parameters")
-                    }
-                    rows.append(row)
-                    continue
-                }
-                guard statement.text(at: 2) == Argon2id.algorithmName else {
-                    throw .corruptVault(reason: "key slot \(row.id) names an unknown KDF")
-                }
-                let cost = PassphraseCost(
-                    operations: UInt64(clamping: statement.int64(at: 3)),
-                    memoryBytes: UInt64(clamping: statement.int64(at: 4)))
-                let salt = statement.blob(at: 5)
-                guard !statement.isNull(at: 3), !statement.isNull(at: 4), cost.isAccepted, salt.count == Argon2id.saltLength else {
-                    throw .corruptVault(reason: "key slot \(row.id) has KDF parameters out of range")
-                }
-                row.cost = cost
-                row.salt = salt
-                rows.append(row)
+                    kdf: isNull(2) ? nil : statement.text(at: 2) ?? "",
+                    opslimit: isNull(3) ? nil : statement.int64(at: 3), memlimit: isNull(4) ? nil : statement.int64(at: 4),
+                    salt: isNull(5) ? nil : statement.blob(at: 5), wrappedKey: statement.blob(at: 6), created: statement.int64(at: 7)))
             }
             return rows
         }
+    }
+
+    /// One row's columns as a slot, checked against the format's rules (docs/vault-format.md,
+    /// 4.1); `nil` stands for SQL NULL. Throws ``CofferError/corruptVault(reason:)`` for a known
+    /// kind with a wrapped key of the wrong size, a passphrase slot with another KDF, a salt of
+    /// the wrong size or a cost out of range, or another known kind with KDF columns set.
+    /// Unknown kinds pass unchecked.
+    package static func validated(
+        id: Int64, kind: String, kdf: String?, opslimit: Int64?, memlimit: Int64?, salt: [UInt8]?,
+        wrappedKey: [UInt8], created: Int64
+    ) throws(CofferError) -> SlotRow {
+        var row = SlotRow(id: id, kind: kind, wrappedKey: wrappedKey, created: created)
+        guard let knownKind = row.knownKind else { return row }
+        guard wrappedKey.count == wrappedKeyLength else {
+            throw .corruptVault(reason: "key slot \(id) has a wrapped key of the wrong size")
+        }
+        guard knownKind == .passphrase else {
+            guard kdf == nil, opslimit == nil, memlimit == nil, salt == nil else {
+                throw .corruptVault(reason: "key slot \(id) (\(knownKind.rawValue)) has KDF parameters")
+            }
+            return row
+        }
+        guard kdf == Argon2id.algorithmName else {
+            throw .corruptVault(reason: "key slot \(id) names an unknown KDF")
+        }
+        guard let opslimit, let memlimit, let salt, salt.count == Argon2id.saltLength else {
+            throw .corruptVault(reason: "key slot \(id) has KDF parameters out of range")
+        }
+        let cost = PassphraseCost(operations: UInt64(clamping: opslimit), memoryBytes: UInt64(clamping: memlimit))
+        guard cost.isAccepted else { throw .corruptVault(reason: "key slot \(id) has KDF parameters out of range") }
+        row.cost = cost
+        row.salt = salt
+        return row
     }
 
     /// The `kdf`, `opslimit`, `memlimit` and `salt` columns: set for passphrase slots, NULL otherwise.

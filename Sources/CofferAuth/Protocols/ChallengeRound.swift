@@ -3,8 +3,8 @@ import Foundation
 /// One reply of an authorization round (docs/protocol.md 8.2, 8.3 and 9.2): the security checks
 /// or realms that succeeded, and what comes next. Each protocol reads its own replies into it
 /// (``MobileFirstReply``, ``ClientAccessReply``).
-struct ChallengeRound: Sendable {
-    enum Outcome: Sendable {
+package struct ChallengeRound: Sendable {
+    package enum Outcome: Sendable {
         /// Every check of the scope is satisfied; `code` is the authorization code, when the
         /// reply was the authorization endpoint's redirect.
         case granted(code: String?)
@@ -16,11 +16,11 @@ struct ChallengeRound: Sendable {
         case unknownClient
     }
 
-    var outcome: Outcome
+    package var outcome: Outcome
     /// The checks that succeeded, with what they sent (`{"user": …}`, `{"userIdentity": …}`).
-    var successes: [String: JSONValue] = [:]
+    package var successes: [String: JSONValue] = [:]
     /// The server's clock, when the reply told it (MobileFirst's `clockSynchronization`).
-    var serverTime: Date? = nil
+    package var serverTime: Date? = nil
 
     /// The most checks one reply may name.
     static let maxEntries = 32

@@ -1,10 +1,10 @@
 /// How a reply from a token endpoint (or OMC's exchange endpoint) becomes a token or a typed
 /// error: RFC 6749 §5.1 success, §5.2 error replies, and anything else.
-enum TokenEndpointReply {
+package enum TokenEndpointReply {
     /// The RFC 6749 error codes that mean "these credentials are wrong".
     static let credentialErrors: Set<String> = ["invalid_grant", "invalid_client", "unauthorized_client"]
 
-    static func token(from response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
+    package static func token(from response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
         switch response.status {
         case 200: return try TokenReply.parse(response, requireTokenType: requireTokenType)
         case 400, 401, 403: throw refusal(response)
@@ -19,7 +19,7 @@ enum TokenEndpointReply {
 
     /// The error for a 400, 401 or 403. A 401 always means the credentials (client or user)
     /// were refused; otherwise the RFC 6749 error code decides, when the body carries one.
-    static func refusal(_ response: HTTPResponse) -> AuthError {
+    package static func refusal(_ response: HTTPResponse) -> AuthError {
         if response.status == 401 { return .invalidCredentials }
         guard let object = try? JSONReply.object(response), let code = object["error"]?.stringValue else {
             return .serverError(status: response.status)

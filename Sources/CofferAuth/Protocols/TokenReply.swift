@@ -2,7 +2,7 @@ import Foundation
 
 /// A successful token reply (RFC 6749 §5.1, RFC 8693 §2.2.1, and OMC's exchange-token reply),
 /// checked field by field.
-struct TokenReply: Sendable {
+package struct TokenReply: Sendable {
     let accessToken: String
     let tokenType: String
     /// `expires_in`, when the server gave one.
@@ -76,7 +76,7 @@ struct TokenReply: Sendable {
     }
 
     /// The token, with its expiry from `expires_in` or else `defaultLifetime`.
-    func accessToken(now: Date, defaultLifetime: TimeInterval) -> AccessToken {
+    package func accessToken(now: Date, defaultLifetime: TimeInterval) -> AccessToken {
         AccessToken(value: accessToken, type: tokenType, issuedAt: now, expiresAt: now.addingTimeInterval(expiresIn ?? defaultLifetime))
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 /// server gave it, and the key pair whose public half it registered (the client proves it holds
 /// the private half by signing). It is kept in the keychain, so a restarted app stays the same
 /// client; no shared secret exists. `description` redacts the key.
-struct ClientRegistration: Sendable, Hashable, Codable {
+package struct ClientRegistration: Sendable, Hashable, Codable {
     let clientID: String
     let key: ClientKey
     /// MobileFirst: the device and application data the registration was signed over, so that
@@ -13,7 +13,7 @@ struct ClientRegistration: Sendable, Hashable, Codable {
 }
 
 extension ClientRegistration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    var description: String { "ClientRegistration(clientID: \(clientID), key: redacted)" }
-    var debugDescription: String { description }
-    var customMirror: Mirror { Mirror(self, children: ["clientID": clientID]) }
+    package var description: String { "ClientRegistration(clientID: \(clientID), key: redacted)" }
+    package var debugDescription: String { description }
+    package var customMirror: Mirror { Mirror(self, children: ["clientID": clientID]) }
 }

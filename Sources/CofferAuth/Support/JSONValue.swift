@@ -89,16 +89,17 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 
-    /// Compact JSON text with sorted keys, every character outside ASCII escaped as `\uXXXX`,
-    /// so that it also fits in an HTTP header.
+    /// Compact JSON text with sorted keys, every character outside printable ASCII escaped as
+    /// `\uXXXX`, so that it also fits in an HTTP header (whose values may not hold DEL either).
     package var compactJSON: Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(self) else { return Data("null".utf8) }
-        guard data.contains(where: { $0 >= 0x80 }) else { return data }
+        // The encoder escapes the other control characters itself.
+        guard data.contains(where: { $0 >= 0x7F }) else { return data }
         var ascii = ""
         for unit in String(decoding: data, as: UTF8.self).utf16 {
-            if unit < 0x80 { ascii.unicodeScalars.append(Unicode.Scalar(UInt8(unit))) } else { ascii += String(format: "\\u%04x", unit) }
+            if unit < 0x7F { ascii.unicodeScalars.append(Unicode.Scalar(UInt8(unit))) } else { ascii += String(format: "\\u%04x", unit) }
         }
         return Data(ascii.utf8)
     }

@@ -2,12 +2,12 @@ import Foundation
 
 /// A `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3): its auth-params, such as `realm`,
 /// `scope` and `error`.
-struct BearerChallenge: Sendable, Hashable {
+package struct BearerChallenge: Sendable, Hashable {
     /// The parameters by lower-cased name; quoted values unquoted.
-    let parameters: [String: String]
+    package let parameters: [String: String]
 
     /// Parses one header value; `nil` unless its scheme is Bearer.
-    init?(_ value: String) {
+    package init?(_ value: String) {
         let trimmed = value.drop { $0 == " " }
         guard trimmed.count >= 6, trimmed.prefix(6).lowercased() == "bearer",
               trimmed.count == 6 || trimmed.dropFirst(6).first == " "
@@ -41,7 +41,7 @@ struct BearerChallenge: Sendable, Hashable {
     }
 
     /// The Bearer challenges in a response's `WWW-Authenticate` headers.
-    static func all(in response: HTTPResponse) -> [BearerChallenge] {
+    package static func all(in response: HTTPResponse) -> [BearerChallenge] {
         response.headers.filter { $0.name.caseInsensitiveCompare(HeaderName.wwwAuthenticate) == .orderedSame }
             .compactMap { BearerChallenge($0.value) }
     }

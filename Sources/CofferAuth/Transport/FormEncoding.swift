@@ -6,6 +6,8 @@ package enum FormEncoding {
     private static let unreserved: Set<UInt8> = Set(
         Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8))
 
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
     /// Encodes one name or value: spaces become "+", everything else outside the unreserved set "%XX".
     package static func escape(_ text: String) -> String {
         var result = ""
@@ -15,7 +17,9 @@ package enum FormEncoding {
             } else if byte == UInt8(ascii: " ") {
                 result.append("+")
             } else {
-                result.append(String(format: "%%%02X", byte))
+                result.unicodeScalars.append("%")
+                result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
+                result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
             }
         }
         return result

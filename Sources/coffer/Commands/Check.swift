@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 
 struct Check: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
@@ -13,11 +14,17 @@ struct Check: ParsableCommand, ReadsDescriptors {
             """)
 
     @ParentCommand var root: CofferCommand
+    @Flag(help: "Print JSON: sound, soundRecords and problems (an array of text); the exit status is the same.") var json = false
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let report = try root.openVault().verify()
+        if json {
+            try JSONOutput.write(CheckJSON(sound: report.isClean, soundRecords: report.soundRecords, problems: report.problems.map(\.description)))
+            guard report.isClean else { throw ExitCode(3) }
+            return
+        }
         let lines = report.problems.map { "problem: " + TerminalText.escaped($0.description) }
             + ["\(report.soundRecords) sound record(s), \(report.problems.count) problem(s)"]
         try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 
 struct Delete: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(abstract: "Delete an item.")
@@ -7,7 +8,7 @@ struct Delete: ParsableCommand, ReadsDescriptors {
     @ParentCommand var root: CofferCommand
     @OptionGroup var item: ItemSelector
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         guard try root.store().remove(item.id) else { throw CofferError.itemNotFound }

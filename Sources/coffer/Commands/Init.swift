@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct Init: ParsableCommand, ReadsDescriptors {
@@ -19,7 +20,7 @@ struct Init: ParsableCommand, ReadsDescriptors {
     @Flag(name: .customLong("secret-service-slot"), help: "Also add a Secret Service slot.")
     var secretServiceSlot = false
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let url = try root.vault.url()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 
 /// SERVICE and ACCOUNT, naming one item.
 struct ItemSelector: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct List: ParsableCommand, ReadsDescriptors {
@@ -16,16 +17,13 @@ struct List: ParsableCommand, ReadsDescriptors {
     @Option(help: "Only items of this service.") var service: String?
     @Flag(help: "Print a JSON array.") var json = false
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let store = try root.store()
         let items = try store.items(matching: ItemQuery(service: service))
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
-            try StandardStreams.write(try encoder.encode(items.map(ItemSummary.init)) + Data("\n".utf8))
+            try JSONOutput.write(items.map(ItemSummary.init))
         } else {
             let lines = items.map { item in
                 let kind = item.id.itemClass == .genericPassword ? "generic" : "internet"
@@ -36,36 +34,5 @@ struct List: ParsableCommand, ReadsDescriptors {
         if let vault = store as? Vault, case let unreadable = try vault.unreadableRecordCount(), unreadable > 0 {
             Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed; run 'coffer check'")
         }
-    }
-}
-
-/// One item in `list --json`.
-struct ItemSummary: Encodable {
-    let itemClass: String
-    let service: String
-    let account: String
-    let label: String?
-    let comment: String?
-    let attributes: [String: String]
-    let created: Date
-    let modified: Date
-    let expiresAt: Date?
-    let internet: InternetAttributes?
-
-    enum CodingKeys: String, CodingKey {
-        case itemClass = "class", service, account, label, comment, attributes, created, modified, expiresAt, internet
-    }
-
-    init(_ item: ItemAttributes) {
-        itemClass = item.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword"
-        service = item.id.service
-        account = item.id.account
-        label = item.label
-        comment = item.comment
-        attributes = item.custom
-        created = item.created
-        modified = item.modified
-        expiresAt = item.expiresAt
-        internet = item.internet
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 
 struct Passwd: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(
@@ -18,7 +19,7 @@ struct Passwd: ParsableCommand, ReadsDescriptors {
     @Option(help: "Argon2id cost of the new passphrase: interactive, moderate or sensitive (default: the slot's own).")
     var kdf: PassphraseCostName?
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
     var ownDescriptors: [Int32] { [newPassphraseFD].compactMap { $0 } }
 
     func run() throws {

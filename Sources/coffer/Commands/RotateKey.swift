@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct RotateKey: ParsableCommand, ReadsDescriptors {
@@ -15,7 +16,7 @@ struct RotateKey: ParsableCommand, ReadsDescriptors {
     @Option(name: .customLong("also-passphrase-fd"), help: ArgumentHelp("A passphrase for another slot, from this descriptor (repeatable).", valueName: "n"))
     var passphraseFDs: [Int32] = []
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
     var ownDescriptors: [Int32] { passphraseFDs }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct SetCommand: ParsableCommand, ReadsDescriptors {
@@ -21,7 +22,7 @@ struct SetCommand: ParsableCommand, ReadsDescriptors {
     /// The longest `--expires-in`: about 31 700 years.
     static let maxExpiresIn: Int64 = 1_000_000_000_000
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         if let expiresIn, !(1...Self.maxExpiresIn).contains(expiresIn) {

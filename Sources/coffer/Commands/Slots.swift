@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferCommandLine
 import Foundation
 
 struct Slots: ParsableCommand {
@@ -13,25 +14,21 @@ struct Slots: ParsableCommand {
     struct ListSlots: ParsableCommand, ReadsDescriptors {
         static let configuration = CommandConfiguration(commandName: "list", abstract: "List key slots (needs no passphrase).")
         @ParentCommand var slots: Slots
+        @Flag(help: "Print a JSON array: id, kind, kdf (algorithm, operations, memoryBytes) and created.") var json = false
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
 
         func run() throws {
-            let lines = try Vault.open(at: try slots.root.vault.url()).keySlots().map { Slots.line(for: $0) + "\n" }
-            try StandardStreams.write(Array(lines.joined().utf8))
+            let keySlots = try Vault.open(at: try slots.root.vault.url()).keySlots().map(SlotSummary.init)
+            if json { return try JSONOutput.write(keySlots) }
+            try StandardStreams.write(Array(keySlots.map { Slots.line(for: $0) + "\n" }.joined().utf8))
         }
     }
 
     /// One slot as `coffer slots` prints it: id, kind, KDF parameters and creation time, tab-separated.
-    static func line(for slot: KeySlot) -> String {
-        let kind = switch slot.kind {
-        case .passphrase(let cost): "passphrase\targon2id ops=\(cost.operations) mem=\(cost.memoryBytes >> 20)MiB"
-        case .keyFile: "keyfile\t-"
-        case .key: "key\t-"
-        case .secretService: "secret-service\t-"
-        case .other(let name): "\(TerminalText.escaped(name))\t-"
-        }
-        return "\(slot.id)\t\(kind)\t\(ISO8601DateFormatter().string(from: slot.created))"
+    static func line(for slot: SlotSummary) -> String {
+        let kdf = slot.kdf.map { "argon2id ops=\($0.operations) mem=\($0.memoryBytes >> 20)MiB" } ?? "-"
+        return "\(slot.id)\t\(TerminalText.escaped(slot.kind))\t\(kdf)\t\(ISO8601DateFormatter().string(from: slot.created))"
     }
 
     struct AddSlot: ParsableCommand, ReadsDescriptors {
@@ -55,7 +52,7 @@ struct Slots: ParsableCommand {
         @Option(help: "Argon2id cost of a new passphrase slot: interactive, moderate or sensitive (default: the strongest slot's).")
         var kdf: PassphraseCostName?
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
         var ownDescriptors: [Int32] { [newPassphraseFD].compactMap { $0 } }
 
         func validate() throws {
@@ -88,7 +85,7 @@ struct Slots: ParsableCommand {
         @ParentCommand var slots: Slots
         @Argument(help: "The slot number, from 'coffer slots'.") var id: Int
 
-        var cofferRoot: CofferCommand { slots.root }
+        var vaultOptions: VaultOptions? { slots.root.vault }
 
         func run() throws {
             try slots.root.openVault().removeKeySlot(id: id, secretService: slots.root.storeOptions.secretService)

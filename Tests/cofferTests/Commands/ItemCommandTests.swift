@@ -113,9 +113,7 @@ final class ItemCommandTests: CLITestCase {
     func testMalformedRecordIsSkippedByListAndFailsGet() throws {
         try initVault()
         XCTAssertEqual(try coffer(["set", "good", "a"], stdin: Data("v".utf8)).status, 0)
-        let forge = try ChildProcess.run(
-            BuiltProducts.executable("coffer-test-helper"), ["forge-malformed", vault.path, passphrase, "bad", "a"])
-        XCTAssertEqual(forge.status, 0, forge.stderrText)
+        try RecordForgery.sealMalformedRecord(in: vault, passphrase: passphrase, service: "bad", account: "a")
         assertFailure(try coffer(["get", "bad", "a"]), status: 3, message: "integrity failure: the item's record was modified, moved or copied")
         let list = try coffer(["list"])
         XCTAssertEqual(list.status, 0)

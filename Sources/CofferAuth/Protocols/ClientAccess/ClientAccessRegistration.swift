@@ -17,13 +17,8 @@ extension ClientAccessWire {
         let key = try ClientKey.generate()
         let csr = try CompactJWS.sign(header: try Self.header(key), payload: registrationData(deviceID: deviceID), with: key)
         let response = try await transport.send(post(ClientAccessPath.registration, [("CSR", csr.compact)]))
-        guard response.isSuccess else { throw ErrorReply.error(for: response) }
-        let body = try ClientAccessReply.object(response)
-        guard let certificate = body["certificate"]?.stringValue else { throw .malformedResponse(reason: "the registration reply has no certificate") }
-        guard let id = body["clientId"]?.stringValue, !id.isEmpty, id.utf8.count <= 1024,
-              id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
-        else { throw .malformedResponse(reason: "the registration reply has no usable clientId") }
-        try ClientCertificate.check(certificate, holds: key, at: now)
-        return ClientRegistration(clientID: id, key: key)
+        let reply = try ClientAccessReply.registration(response)
+        try ClientCertificate.check(reply.certificate, holds: key, at: now)
+        return ClientRegistration(clientID: reply.clientID, key: key)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// How the replies of a Mobile Client Access authorization server read (docs/protocol.md 9.2):
 /// bodies that may be secure JSON, the composite challenge, and the redirect whose `wl_result`
 /// reports the realms' successes and failures.
-enum ClientAccessReply {
+package enum ClientAccessReply {
     /// A JSON object body, plain (with a JSON content type) or wrapped as secure JSON (whatever
     /// its content type).
     static func object(_ response: HTTPResponse) throws(AuthError) -> [String: JSONValue] {
@@ -13,7 +13,7 @@ enum ClientAccessReply {
     }
 
     /// An authorization reply.
-    static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
+    package static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
         switch response.status {
         case 301, 302, 303, 307:
             let query = try ChallengeRound.redirectQuery(response)
@@ -40,6 +40,17 @@ enum ClientAccessReply {
         default:
             throw ErrorReply.error(for: response)
         }
+    }
+
+    /// The registration reply: `{"certificate", "clientId"}` (the certificate is not checked here).
+    package static func registration(_ response: HTTPResponse) throws(AuthError) -> (clientID: String, certificate: String) {
+        guard response.isSuccess else { throw ErrorReply.error(for: response) }
+        let body = try object(response)
+        guard let certificate = body["certificate"]?.stringValue else { throw .malformedResponse(reason: "the registration reply has no certificate") }
+        guard let id = body["clientId"]?.stringValue, !id.isEmpty, id.utf8.count <= 1024,
+              id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { throw .malformedResponse(reason: "the registration reply has no usable clientId") }
+        return (id, certificate)
     }
 
     /// 401 with `WWW-Authenticate: WL-Composite-Challenge` (compared without regard to case, as the Android SDK does).

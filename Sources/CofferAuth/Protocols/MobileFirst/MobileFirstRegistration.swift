@@ -18,11 +18,7 @@ extension MobileFirstWire {
         let key = try ClientKey.generate()
         let data = registrationData(deviceID: deviceID)
         let response = try await send(request(.post, MobileFirstPath.registration, json: try signedRegistration(data, key: key)), transport: transport)
-        guard response.isSuccess else { throw ErrorReply.error(for: response) }
-        guard let id = response.header("Location").flatMap(Self.clientID(inLocation:)) else {
-            throw .malformedResponse(reason: "the registration reply has no usable Location")
-        }
-        return ClientRegistration(clientID: id, key: key, registeredData: data)
+        return ClientRegistration(clientID: try MobileFirstReply.registeredClientID(response), key: key, registeredData: data)
     }
 
     /// When the data changed since the client registered, `PUT registration/v1/self/{id}` with
@@ -44,15 +40,5 @@ extension MobileFirstWire {
     private func signedRegistration(_ data: JSONValue, key: ClientKey) throws(AuthError) -> [String: JSONValue] {
         let jws = try CompactJWS.sign(header: try ClientAssertion.header(key: key, clientID: nil), payload: data, with: key)
         return ["signedRegistrationData": ["header": .string(jws.header), "payload": .string(jws.payload), "signature": .string(jws.signature)]]
-    }
-
-    /// The client id of a registration `Location` (`…/registration/clients/{id}`): its last path
-    /// segment, when that is 1 to 1024 visible ASCII characters.
-    static func clientID(inLocation location: String) -> String? {
-        guard let path = URLComponents(string: location)?.path,
-              let last = path.split(separator: "/").last, let id = String(last).removingPercentEncoding,
-              !id.isEmpty, id.utf8.count <= 1024, id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
-        else { return nil }
-        return id
     }
 }

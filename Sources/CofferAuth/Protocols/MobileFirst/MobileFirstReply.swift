@@ -3,9 +3,9 @@ import Foundation
 /// How the replies of a MobileFirst 8 runtime read (docs/protocol.md 8.2–8.4): rounds of
 /// challenges, successes and failures, the authorization redirect, the unknown-client error, the
 /// server's clock, and its error bodies.
-enum MobileFirstReply {
+package enum MobileFirstReply {
     /// A preauthorize or authorization reply.
-    static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
+    package static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
         if isUnknownClient(response) { return ChallengeRound(outcome: .unknownClient) }
         switch response.status {
         case 200:
@@ -32,6 +32,18 @@ enum MobileFirstReply {
         default:
             throw ErrorReply.error(for: response)
         }
+    }
+
+    /// The registration reply: 201 (or another success) with the client's URL in `Location`
+    /// (`…/registration/clients/{id}`); the id is its last path segment, 1 to 1024 visible ASCII
+    /// characters.
+    package static func registeredClientID(_ response: HTTPResponse) throws(AuthError) -> String {
+        guard response.isSuccess else { throw ErrorReply.error(for: response) }
+        guard let location = response.header("Location"), let path = URLComponents(string: location)?.path,
+              let last = path.split(separator: "/").last, let id = String(last).removingPercentEncoding,
+              !id.isEmpty, id.utf8.count <= 1024, id.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) })
+        else { throw .malformedResponse(reason: "the registration reply has no usable Location") }
+        return id
     }
 
     /// 401 with `WWW-Authenticate: MFP-Challenge` (compared without regard to case, as the Android SDK does).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferCommandLine
 import Foundation
 import Glibc
 
@@ -94,6 +95,12 @@ struct AgentCommand: ParsableCommand {
             } catch {
                 throw CLIError(message: "\(error)", exitStatus: 69)
             }
+            // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
+            // the next command finds no agent rather than one on its way out.
+            for _ in 0..<250 {
+                guard (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil else { break }
+                usleep(20_000)
+            }
             try StandardStreams.printLine("agent stopped")
         }
     }
@@ -112,10 +119,7 @@ struct AgentCommand: ParsableCommand {
                 report = StatusJSON(running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init))
             }
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                encoder.dateEncodingStrategy = .iso8601
-                try StandardStreams.write(try encoder.encode(report) + Data("\n".utf8))
+                try JSONOutput.write(report)
             } else if let pid = report.pid {
                 var lines = ["agent running (pid \(pid)) at \(TerminalText.escaped(path))"]
                 lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt.formatted(.iso8601))" }

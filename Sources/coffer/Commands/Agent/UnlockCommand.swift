@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferCommandLine
 import Foundation
 
 struct UnlockCommand: ParsableCommand, ReadsDescriptors {
@@ -19,7 +20,7 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
     @Option(name: .customLong("for"), help: ArgumentHelp("How long the agent keeps the vault unlocked (default: 1h, at most 7d).", valueName: "duration"))
     var lifetime = DurationArgument(argument: "1h")!
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         guard lifetime.seconds <= Int(AgentRequest.maxLifetime) else { throw CLIError.usage("--for takes at most 7 days") }
@@ -59,7 +60,7 @@ struct LockCommand: ParsableCommand, ReadsDescriptors {
     @Flag(help: "Forget every vault the agent holds.")
     var all = false
 
-    var cofferRoot: CofferCommand { root }
+    var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
         let path = all ? nil : try VaultPaths.real(try root.vault.url())
@@ -72,14 +73,5 @@ struct LockCommand: ParsableCommand, ReadsDescriptors {
             throw CLIError(message: "\(error)", exitStatus: 69)
         }
         try StandardStreams.printLine(all ? "the agent holds no vault now" : "the agent no longer holds \(TerminalText.escaped(path ?? ""))")
-    }
-}
-
-/// Real paths (every link resolved), as the agent names vaults.
-enum VaultPaths {
-    static func real(_ url: URL) throws -> String {
-        guard let resolved = realpath(url.path, nil) else { throw CofferError.vaultNotFound(path: url.path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

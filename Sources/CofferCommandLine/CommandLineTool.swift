@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+
+/// What every Coffer executable does around its command: the same start-up checks, and every
+/// error turned into one line on stderr and its documented exit status.
+package enum CommandLineTool {
+    /// Parses the command line as `Root` and runs the command.
+    ///
+    /// Before anything else: closed standard streams are held by /dev/null, the process is
+    /// hardened (``ProcessHardening``), arguments that are not UTF-8 are refused, and every
+    /// file descriptor the command names is read, before any vault is opened. On the main
+    /// actor, as `main` is: a hop to another executor first would start threads whose
+    /// descriptors could take the numbers of closed standard streams.
+    @MainActor
+    package static func run<Root: ParsableCommand>(_ root: Root.Type, arguments: [String]? = nil) async {
+        StandardStreams.prepare()
+        ProcessHardening.apply()
+        do {
+            try ArgumentEncoding.check()
+            // Handed whole to runAsync below and never touched here again.
+            nonisolated(unsafe) let parsed = try Root.parseAsRoot(arguments)
+            if let reader = parsed as? ReadsDescriptors {
+                try DescriptorInput.prefetch(reader.namedDescriptors, vault: try? reader.vaultOptions?.url())
+            }
+            if parsed is AsyncParsableCommand {
+                try await runAsync(parsed)
+            } else {
+                var command = parsed
+                try command.run()
+            }
+        } catch {
+            fail(error, Root.self)
+        }
+    }
+
+    /// Runs an async command off the main actor; it is handed over whole, used here no more.
+    private static func runAsync(_ command: ParsableCommand) async throws {
+        guard var asyncCommand = command as? AsyncParsableCommand else { return }
+        try await asyncCommand.run()
+    }
+
+    /// Ends the process for `error`: its line on stderr (prefixed `coffer: `) and exit status.
+    package static func fail<Root: ParsableCommand>(_ error: Error, _ root: Root.Type) -> Never {
+        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+        if let failure = error as? CommandFailure {
+            Terminal.printError(failure.message)
+            Foundation.exit(failure.exitStatus)
+        }
+        let code = Root.exitCode(for: error)
+        guard code != .success, !(error is CleanExit) else { Root.exit(withError: error) }
+        Terminal.printError("\(Root.message(for: error)) (see 'coffer help')")
+        Foundation.exit(code.rawValue)
+    }
+}

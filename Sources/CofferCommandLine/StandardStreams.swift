@@ -1,0 +1,68 @@
+import Foundation
+import Glibc
+
+/// Standard input, output and error, written and read with every failure checked.
+///
+/// A command's output never crashes the process: a closed, full or broken stdout gives one
+/// line on stderr and exit status 74 (EX_IOERR); a closed or broken stderr is ignored, so
+/// the exit status still tells what happened. Under SIGPIPE's default disposition a broken
+/// pipe ends the process by that signal, as for any Unix tool.
+package enum StandardStreams {
+    /// The exit status when stdout cannot be written.
+    package static let outputFailureStatus: Int32 = 74
+
+    /// Which of 0, 1 and 2 were closed when the process started. They are then opened on
+    /// /dev/null, so no file this process opens later can take their numbers and receive
+    /// its output; a command that must read stdin or write stdout still fails as it should.
+    nonisolated(unsafe) private(set) static var closedAtStart: Set<Int32> = []
+
+    /// Run first thing in `main`.
+    package static func prepare() {
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closedAtStart.insert(fd)
+            let placeholder = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            if placeholder >= 0, placeholder != fd {
+                dup2(placeholder, fd)
+                close(placeholder)
+            }
+        }
+    }
+
+    /// Writes all of `bytes` to stdout.
+    package static func write(_ bytes: some Collection<UInt8>) throws(CLIError) {
+        guard !closedAtStart.contains(STDOUT_FILENO) else {
+            throw CLIError(message: "cannot write the output: standard output is closed", exitStatus: outputFailureStatus)
+        }
+        let data = Array(bytes)
+        var offset = 0
+        while offset < data.count {
+            let written = data.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, data.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw CLIError(message: "cannot write the output: \(describeErrno())", exitStatus: outputFailureStatus)
+            }
+            offset += written
+        }
+    }
+
+    /// Writes `text` and a newline to stdout.
+    package static func printLine(_ text: String) throws(CLIError) {
+        try write(Array((text + "\n").utf8))
+    }
+
+    /// Writes `text` to stderr, best effort: a closed or broken stderr is not an error.
+    package static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
+    private static func describeErrno() -> String {
+        String(cString: strerror(errno))
+    }
+}

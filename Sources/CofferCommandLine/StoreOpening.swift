@@ -1,0 +1,89 @@
+import ArgumentParser
+import Coffer
+import CofferAgent
+import Foundation
+
+/// A root command of Coffer's tools: the vault and store options every subcommand shares.
+package protocol CofferRoot {
+    var vault: VaultOptions { get }
+    var storeOptions: StoreOptions { get }
+}
+
+extension CofferRoot {
+    /// The store the item commands (get, set, delete, list) use.
+    package func store() throws -> any CredentialStore {
+        switch try storeOptions.selectedBackend() {
+        case .vault: try vaultStore()
+        case .secretService: SecretServiceStore(configuration: storeOptions.secretService)
+        }
+    }
+
+    /// The vault, through the agent when it holds it unlocked, else opened and unlocked here.
+    package func vaultStore() throws -> any CredentialStore {
+        try agentStore() ?? openVault()
+    }
+
+    /// The vault through the agent, when one runs and holds it unlocked (unless --no-agent);
+    /// `nil` otherwise. A socket nobody answers on (a killed agent) is reported, never waited on.
+    private func agentStore() throws -> (any CredentialStore)? {
+        guard !storeOptions.noAgent, let socket = try? AgentSocket.path(), FileSecurityProbe.exists(socket),
+              let path = try? VaultPaths.real(try vault.url())
+        else { return nil }
+        do {
+            return try AgentClient(path: socket).store(for: path)
+        } catch .noAgent {
+            return nil
+        } catch {
+            Terminal.printError("note: \(error); unlocking the vault here instead")
+            return nil
+        }
+    }
+
+    /// Opens the vault and unlocks it as ``unlock(_:)`` says.
+    package func openVault(configuration: Vault.Configuration = Vault.Configuration()) throws -> Vault {
+        let opened = try Vault.open(at: try vault.url(), configuration: configuration)
+        try unlock(opened)
+        return opened
+    }
+
+    /// Unlocks `vault` with the methods of --unlock (or $COFFER_UNLOCK) in order, falling to the
+    /// next only when a credential fails as a credential (``CofferError/isCredentialFailure``).
+    /// A passphrase is read, or prompted for, only when its turn comes. Without --unlock: the
+    /// key file if one is named, else a passphrase if --passphrase-fd or $COFFER_PASSPHRASE
+    /// gives one, else the Secret Service if the vault has such a slot, else a passphrase prompt.
+    /// Returns the credential that opened the vault.
+    @discardableResult
+    package func unlock(_ vault: Vault) throws -> VaultCredential {
+        let methods = try storeOptions.namedUnlockMethods() ?? defaultUnlockMethods(for: vault)
+        var lastError: Error = CLIError.usage("--unlock names no method")
+        for method in methods {
+            do {
+                let credential = try credential(for: method)
+                try vault.unlock(with: credential)
+                return credential
+            } catch let error as CofferError where error.isCredentialFailure {
+                lastError = error
+            }
+        }
+        throw lastError
+    }
+
+    private func defaultUnlockMethods(for vault: Vault) throws -> [StoreOptions.UnlockMethod] {
+        if self.vault.keyFileURL != nil { return [.keyfile] }
+        if self.vault.passphraseFD != nil || storeOptions.environment["COFFER_PASSPHRASE"] != nil { return [.passphrase] }
+        if try vault.keySlots().contains(where: { $0.kind == .secretService }) { return [.secretService] }
+        return [.passphrase]
+    }
+
+    private func credential(for method: StoreOptions.UnlockMethod) throws -> VaultCredential {
+        switch method {
+        case .secretService:
+            return .secretService(storeOptions.secretService)
+        case .keyfile:
+            guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
+            return .keyFile(url)
+        case .passphrase:
+            return try Passphrase.credential(fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
+        }
+    }
+}
