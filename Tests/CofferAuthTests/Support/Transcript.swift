@@ -91,6 +91,18 @@ struct Transcript {
         }
     }
 
+    /// One reply for a ``TranscriptServer`` script written in a test; `{base}` is the server's URL.
+    static func reply(_ status: Int, _ headers: [(String, String)] = [], _ body: String = "") -> @Sendable (TranscriptServer.Recorded, URL) -> Reply {
+        { _, base in
+            Reply(status: status, headers: headers.map { ($0.0, fill($0.1, ["base": base.absoluteString])) }, body: Data(fill(body, ["base": base.absoluteString]).utf8))
+        }
+    }
+
+    /// A JSON reply.
+    static func json(_ status: Int, _ body: String, _ headers: [(String, String)] = []) -> @Sendable (TranscriptServer.Recorded, URL) -> Reply {
+        reply(status, [("Content-Type", "application/json")] + headers, body)
+    }
+
     /// Fails the test for every way `requests` differ from the transcript's requests.
     func check(_ requests: [TranscriptServer.Recorded], values: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(requests.map(\.description), exchanges.map { "\($0.request.method) \($0.request.path)" }, "\(name): the requests, in order", file: file, line: line)
