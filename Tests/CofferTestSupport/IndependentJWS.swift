@@ -65,6 +65,21 @@ public enum IndependentJWS {
         return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: parts.signature), for: parts.signingInput, padding: .insecurePKCS1v1_5)
     }
 
+    /// Whether the OpenSSL command-line tool (`openssl dgst -sha256 -verify`), a second verifier
+    /// that shares no code with swift-crypto, accepts the signature of `compact` by `key`.
+    /// `nil` when `openssl` is not installed.
+    public static func verifyWithOpenSSL(_ compact: String, with key: _RSA.Signing.PublicKey) throws -> Bool? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else { return nil }
+        guard let parts = parts(compact) else { return false }
+        let folder = TemporaryFolder()
+        let keyFile = folder.file("key.pem"), input = folder.file("input"), signature = folder.file("signature")
+        try Data(key.pemRepresentation.utf8).write(to: keyFile)
+        try parts.signingInput.write(to: input)
+        try parts.signature.write(to: signature)
+        let output = try ChildProcess.run("/usr/bin/openssl", ["dgst", "-sha256", "-verify", keyFile.path, "-signature", signature.path, input.path])
+        return output.status == 0 && output.stdoutText.contains("Verified OK")
+    }
+
     /// The RSA public key of big-endian `n` and `e` (leading zero bytes allowed).
     public static func publicKey(n: Data, e: Data) throws -> _RSA.Signing.PublicKey {
         try _RSA.Signing.PublicKey(n: Data(n.drop { $0 == 0 }), e: Data(e.drop { $0 == 0 }))

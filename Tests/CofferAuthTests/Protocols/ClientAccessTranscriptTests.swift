@@ -91,11 +91,13 @@ final class ClientAccessTranscriptTests: ChallengeTestCase {
         let csr = try Self.csr(of: requests[1])
         XCTAssertEqual(csr.key.keySizeInBits, 2048, "RSA 2048, not the SDKs' 512")
         XCTAssertTrue(IndependentJWS.verify(csr.compact, with: csr.key), "the CSR is signed by the key it carries")
+        if let verified = try IndependentJWS.verifyWithOpenSSL(csr.compact, with: csr.key) { XCTAssertTrue(verified, "openssl agrees") }
         XCTAssertEqual(csr.payload["applicationId"]?.stringValue, "coffer")
         XCTAssertNotNil(csr.payload["deviceId"]?.stringValue)
 
         let signedCode = try XCTUnwrap(requests[4].header("X-WL-Authenticate"))
         XCTAssertTrue(IndependentJWS.verify(signedCode, with: csr.key), "the code is signed with the registered key")
+        if let verified = try IndependentJWS.verifyWithOpenSSL(signedCode, with: csr.key) { XCTAssertTrue(verified, "openssl agrees") }
         let codeParts = try XCTUnwrap(IndependentJWS.parts(signedCode))
         XCTAssertEqual(JSONValue(parsing: codeParts.payload), ["code": "GRANT123"])
         XCTAssertEqual(try Self.jpkKey(try XCTUnwrap(JSONValue(parsing: codeParts.header))).derRepresentation, csr.key.derRepresentation)

@@ -53,6 +53,10 @@ final class MobileFirstTranscriptTests: ChallengeTestCase {
         let key = try Self.headerKey(header)
         XCTAssertGreaterThanOrEqual(key.keySizeInBits, 2048)
         XCTAssertTrue(IndependentJWS.verify(compact, with: key), "the registration is signed by the key it carries")
+        if let verified = try IndependentJWS.verifyWithOpenSSL(compact, with: key) { XCTAssertTrue(verified, "openssl agrees") }
+        var forged = Array(compact)
+        forged[forged.count / 2] = forged[forged.count / 2] == "A" ? "B" : "A"
+        if let verified = try IndependentJWS.verifyWithOpenSSL(String(forged), with: key) { XCTAssertFalse(verified, "openssl refuses a changed byte") }
         let data = try XCTUnwrap(JSONValue(parsing: parts.payload))
         XCTAssertEqual(data["application"]?["id"]?.stringValue, "coffer")
         XCTAssertEqual(data["application"]?["clientPlatform"]?.stringValue, "web")
@@ -62,6 +66,7 @@ final class MobileFirstTranscriptTests: ChallengeTestCase {
         for (index, jti, audience) in [(5, Self.code as String?, "az/v1/token" as String?), (7, nil, nil)] {
             let assertion = try XCTUnwrap(requests[index].form["client_assertion"])
             XCTAssertTrue(IndependentJWS.verify(assertion, with: key), "\(requests[index]): signed with the registered key")
+            if let verified = try IndependentJWS.verifyWithOpenSSL(assertion, with: key) { XCTAssertTrue(verified, "\(requests[index]): openssl agrees") }
             let assertionParts = try XCTUnwrap(IndependentJWS.parts(assertion))
             let assertionHeader = try XCTUnwrap(JSONValue(parsing: assertionParts.header))
             XCTAssertEqual(assertionHeader["alg"]?.stringValue, "RS256")

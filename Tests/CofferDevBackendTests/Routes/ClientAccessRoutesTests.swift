@@ -83,13 +83,20 @@ final class ClientAccessRoutesTests: XCTestCase {
         XCTAssertEqual(afterLogout.status, 401, "logout revoked the client's tokens")
     }
 
-    /// A tampered or foreign-key CSR, a code signed by another key or for another code, a replayed signed code, a request without X-WL-Session, and a token request from another session are all refused.
+    /// A CSR signed by another key than its jpk or changed after signing, a code signed by another key or for another code, a replayed signed code, a request without X-WL-Session, and a token request from another session are all refused.
     func testUnsignedOrForeignRequestsAreRefused() async throws {
         let stranger = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let unregistered = try TestClientAccessClient(raw: raw)
         let foreignCSR = try await raw.send(.POST, apps + "clients/instance", backendID: nil,
                                             form: FormEncoding.encode([("CSR", try unregistered.csr(signedBy: stranger))]), headers: unregistered.sessionHeader)
         XCTAssertEqual(foreignCSR.status, 400)
+        // The payload changed after signing (another device id), the signature kept.
+        let parts = try unregistered.csr().split(separator: ".").map(String.init)
+        let otherPayload = IndependentJWS.encode(Data(#"{"deviceId":"device-2","applicationId":"com.example"}"#.utf8), .paddedURL)
+        let tamperedCSR = try await raw.send(.POST, apps + "clients/instance", backendID: nil,
+                                             form: FormEncoding.encode([("CSR", [parts[0], otherPayload, parts[2]].joined(separator: "."))]), headers: unregistered.sessionHeader)
+        XCTAssertEqual(tamperedCSR.status, 400, "a tampered CSR")
+        XCTAssertNil(tamperedCSR.json?["clientId"])
         let noSession = try await raw.send(.POST, apps + "clients/instance", backendID: nil, form: FormEncoding.encode([("CSR", try unregistered.csr())]))
         XCTAssertEqual(noSession.status, 400)
 
