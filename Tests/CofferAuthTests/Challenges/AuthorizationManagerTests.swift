@@ -168,4 +168,26 @@ final class AuthorizationManagerTests: ChallengeTestCase {
         XCTAssertEqual(handler.challenges.count, 1)
         XCTAssertNotEqual(try fixture.storedChallengeSession(of: client)?.tokens.first?.token, token, "the refused token was replaced")
     }
+
+    /// logoutAll removes the client's keychain item (its registration and private key, the
+    /// tokens, the user) before it logs out at the server with a signed assertion, which the dev
+    /// backend verifies; the next request registers a new client with a new key.
+    func testLogoutAllForgetsTheKeyAndTheNextRequestRegistersAgain() async throws {
+        let (client, _) = client(handling: "PinCodeAttempts", .answers([["pin": "1234"], ["pin": "1234"]]))
+        let status = try await resource("balance").send(using: client).status
+        XCTAssertEqual(status, 200)
+        let before = try XCTUnwrap(try fixture.storedChallengeSession(of: client)?.registration)
+
+        try await client.authorizationManager.logoutAll()
+        XCTAssertNil(try fixture.storedChallengeSession(of: client), "the item, and the private key in it, is gone")
+        XCTAssertEqual(fixture.backend.statistics.checkLogouts, 1, "logged out of PinCodeAttempts at the server")
+        XCTAssertEqual(fixture.backend.statistics.refusedSignatures, 0)
+
+        let again = try await resource("balance").send(using: client).status
+        XCTAssertEqual(again, 200)
+        let after = try XCTUnwrap(try fixture.storedChallengeSession(of: client)?.registration)
+        XCTAssertNotEqual(after.clientID, before.clientID)
+        XCTAssertNotEqual(after.key, before.key, "a new key")
+        XCTAssertEqual(fixture.backend.statistics.registrations, 2)
+    }
 }
