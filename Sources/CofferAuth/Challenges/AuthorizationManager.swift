@@ -174,8 +174,10 @@ public actor AuthorizationManager {
 
     // MARK: Tokens
 
-    func accessToken(for scope: TokenScope) async throws(AuthError) -> AccessToken {
-        if let token = try loaded().token(for: scope, at: now, leeway: leeway) { return token }
+    /// A token for `scope`: a cached one that is still valid by the client's clock (unless
+    /// `cached` is `false`), else one from a new (single-flight) authorization.
+    func accessToken(for scope: TokenScope, cached: Bool = true) async throws(AuthError) -> AccessToken {
+        if cached, let token = try loaded().token(for: scope, at: now, leeway: leeway) { return token }
         let flight: SingleFlight<AccessToken>
         if let running = flights[scope] {
             flight = running
