@@ -26,8 +26,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // ID-token signatures (RS256, ES256) against the provider's JWKS: never checked by hand.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
-        // SHA-256 for PKCE (RFC 7636 S256); jwt-kit builds on it already.
+        // SHA-256 for PKCE (RFC 7636 S256); jwt-kit builds on it already. Its CryptoExtras: the RSA
+        // client keys of MobileFirst and Mobile Client Access (RS256 signatures).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // X.509: the certificate Mobile Client Access issues for a client key (jwt-kit builds on it already).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         // `make docs`: the DocC catalogs of every library.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -56,11 +59,13 @@ let package = Package(
                 "Coffer",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
             ]),
         .target(
             name: "CofferDevBackend",
@@ -73,6 +78,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
             ]),
         // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
@@ -116,7 +122,9 @@ let package = Package(
         // a quiet logger, the Secret Service test environment.
         .target(
             name: "CofferTestSupport",
-            dependencies: ["Coffer", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Coffer", .product(name: "Logging", package: "swift-log"), .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
             path: "Tests/CofferTestSupport"),
         .testTarget(
             name: "CofferTests",
@@ -128,7 +136,14 @@ let package = Package(
             dependencies: [
                 "CofferAuth", "CofferDevBackend", "CofferTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
             ],
             exclude: ["Fixtures"]),
         .testTarget(
@@ -142,6 +157,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "X509", package: "swift-certificates"),
             ]),
         .testTarget(
             name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],

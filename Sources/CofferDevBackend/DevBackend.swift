@@ -87,8 +87,8 @@ public final class DevBackend: Sendable {
     /// The Mobile Client Access application of this server, for a ``ChallengeClient``.
     public var clientAccessServer: ChallengeServer { .mobileClientAccess(route: baseURL, tenantID: configuration.clientAccess.tenantID) }
 
-    /// A MobileFirst resource: `protected` (scope `UserLogin`), `balance` (`PinCodeAttempts`)
-    /// or `transfer` (both).
+    /// A MobileFirst resource: `protected` (scope `UserLogin`), `balance` (`PinCodeAttempts`),
+    /// `transfer` (both) or `registered` (`RegisteredClient` alone).
     public func mobileFirstURL(_ resource: String) -> URL { url(DevBackendPath.mobileFirst(resource, configuration.mobileFirst)) }
     /// `GET /mca/protected`, behind the MCA realm.
     public var clientAccessProtectedURL: URL { url(ClientAccessConfiguration.protectedPath) }
@@ -153,12 +153,14 @@ public final class DevBackend: Sendable {
         let router = Router()
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: FaultMiddleware(faults: state.faults, maxHang: state.configuration.maxHang, configuration: state.configuration))
-        state.addBasicCheckRoute(to: router)
+        state.addMobileHubUserRoutes(to: router)
         state.addTokenRoute(to: router)
         state.addExchangeRoute(to: router)
         state.addRevocationRoute(to: router)
         state.addResourceRoutes(to: router)
-        state.addClientRegistrationRoutes(to: router)
+        state.addMobileFirstRegistrationRoutes(to: router)
+        state.addClientAccessRegistrationRoute(to: router)
+        state.addClientAccessLogoutRoute(to: router)
         state.addPreauthorizeRoutes(to: router)
         state.addAuthorizationRoutes(to: router)
         state.addCodeTokenRoutes(to: router)

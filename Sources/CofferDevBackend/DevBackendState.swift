@@ -10,9 +10,13 @@ final class DevBackendState: Sendable {
     let statistics = StatisticsCounter()
     let faults = FaultInjector()
     let openIDFaults = OpenIDFaults()
-    /// MobileFirst and MCA clients, with their security checks' states.
+    /// MobileFirst and MCA clients, with their public keys and security checks' states.
     let clients = RegisteredClients()
     let codes = AuthorizationCodes()
+    /// The client assertions and signed codes already used.
+    let usedAssertions = UsedAssertions()
+    /// Issues the MCA clients' certificates.
+    let certificateAuthority = ClientCertificateAuthority()
     /// The OpenID provider's codes, device authorizations and signing key.
     let openIDCodes = OpenIDCodes()
     let deviceGrants = DeviceGrants()

@@ -8,14 +8,23 @@ extension DevBackend {
         public var tokenRequests = 0
         /// OMC-form SSO exchanges.
         public var exchangeRequests = 0
-        /// HTTP Basic checks.
+        /// HTTP Basic checks (`mobile/platform/users/login`).
         public var basicChecks = 0
+        /// Mobile Hub current-user requests (`mobile/platform/users/~`).
+        public var currentUserRequests = 0
+        /// Mobile Hub HTTP Basic logouts (`mobile/platform/users/logout`).
+        public var userLogouts = 0
         /// Revocations.
         public var revocations = 0
         /// Requests to `/protected` and `/anonymous`, and to the MobileFirst and MCA resources.
         public var resourceRequests = 0
         /// MobileFirst and MCA client registrations.
         public var registrations = 0
+        /// MobileFirst re-registrations (`PUT registration/v1/self/{id}`).
+        public var registrationUpdates = 0
+        /// Signed requests refused: registrations, client assertions and signed codes whose
+        /// signature, key or claims were wrong, or that were replayed.
+        public var refusedSignatures = 0
         /// MobileFirst preauthorize requests.
         public var preauthorizations = 0
         /// MobileFirst and MCA authorization requests (for a code).
@@ -24,7 +33,7 @@ extension DevBackend {
         public var challenges = 0
         /// MobileFirst and MCA token requests (code exchanges).
         public var codeExchanges = 0
-        /// MobileFirst logouts of a security check.
+        /// MobileFirst logouts of a security check, and MCA logouts.
         public var checkLogouts = 0
         /// Refresh-token grants at the token endpoint (OAuth and OpenID clients).
         public var refreshRequests = 0

@@ -15,25 +15,32 @@ extension FuzzTarget {
         _ = reply?.accessToken(now: Date(timeIntervalSince1970: 0), defaultLifetime: 3600)
     }
 
-    /// A preauthorize or authorization reply: challenges, successes, failures or a redirect;
-    /// then the reasons a terminal would show from each payload.
+    /// A preauthorize or authorization reply, read as MobileFirst's and as Mobile Client
+    /// Access's: challenges, successes, failures or a redirect (with `wl_result`); then the
+    /// reasons a terminal would show from each payload.
     static let challengeRound = FuzzTarget(name: "challenge-round") { bytes in
-        guard let round = try? ChallengeRound.parse(ReplyInput.response(bytes)) else { return }
-        var payloads = Array(round.successes.values)
-        switch round.outcome {
-        case .challenges(let challenges): payloads += challenges.values
-        case .failures(let failures): payloads += failures.values
-        case .granted, .unknownClient: break
-        }
-        for payload in payloads {
-            if let reason = ChallengeText.reason(in: payload) {
-                precondition(!reason.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a reason kept a control character")
+        let response = ReplyInput.response(bytes)
+        for round in [try? MobileFirstReply.round(response), try? ClientAccessReply.round(response)] {
+            guard let round else { continue }
+            var payloads = Array(round.successes.values)
+            switch round.outcome {
+            case .challenges(let challenges): payloads += challenges.values
+            case .failures(let failures): payloads += failures.values
+            case .granted, .unknownClient: break
+            }
+            for payload in payloads {
+                if let reason = ChallengeText.reason(in: payload) {
+                    precondition(!reason.unicodeScalars.contains { $0.properties.generalCategory == .control }, "a reason kept a control character")
+                }
             }
         }
     }
 
-    /// A client registration reply.
+    /// A client registration reply: MobileFirst's `Location`, Mobile Client Access's
+    /// `{"certificate", "clientId"}` (possibly secure JSON).
     static let registrationReply = FuzzTarget(name: "registration-reply") { bytes in
-        _ = try? ClientRegistrationRequest.registration(from: ReplyInput.response(bytes))
+        let response = ReplyInput.response(bytes)
+        _ = try? MobileFirstReply.registeredClientID(response)
+        _ = try? ClientAccessReply.registration(response)
     }
 }

@@ -38,6 +38,9 @@ public enum AuthError: Error, Sendable, Hashable {
     case invalidRequest(reason: String)
     /// Logout cleared what it could, but these steps failed.
     case logoutIncomplete([LogoutFailure])
+    /// The server refused the request with an error body of its own (MobileFirst's `errorCode`
+    /// and `errorMsg`, Oracle Mobile Hub's `detail` and `o:ecid`), whose text this carries.
+    case refused(ServerRefusal)
 
     // Challenges (MobileFirst security checks and Mobile Client Access realms):
 
@@ -92,6 +95,7 @@ extension AuthError: CustomStringConvertible {
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .logoutIncomplete(let failures):
             "logout incomplete: " + failures.map(\.description).joined(separator: "; ")
+        case .refused(let refusal): "the server refused the request: \(refusal)"
         case .challengeFailed(let check, let payload):
             "the \(check) challenge failed" + (ChallengeText.reason(in: payload).map { ": \($0)" } ?? "")
         case .challengeCancelled(let check): "the \(check) challenge was cancelled"

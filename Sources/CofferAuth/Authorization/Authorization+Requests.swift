@@ -6,7 +6,9 @@ extension Authorization {
     /// and `Oracle-Mobile-Backend-ID`. An expired token is renewed first when the session keeps
     /// its credentials; concurrent callers share one token request.
     public func authorizationHeaders() async throws(AuthError) -> AuthorizationHeaders {
-        AuthorizationHeaders(authorization: try await authorizationValue(), backendID: backend.backendID)
+        AuthorizationHeaders(
+            authorization: try await authorizationValue(), backendID: backend.backendID,
+            applicationKey: backend.applicationKey, deviceID: backend.deviceID)
     }
 
     /// `request` with the authorization headers set. Only requests to the backend's origin
@@ -35,6 +37,13 @@ extension Authorization {
     /// An authorized `GET` of `url`.
     public func get(_ url: URL) async throws(AuthError) -> HTTPResponse {
         try await send(HTTPClientRequest(url: url.absoluteString))
+    }
+
+    /// The logged-in user, as the backend describes them (`GET {base}/mobile/platform/users/~`,
+    /// with the session's credentials). Errors with the backend's `detail` are
+    /// ``AuthError/refused(_:)``.
+    public func currentUser() async throws(AuthError) -> MobileUser {
+        try await MobileHubUsers.currentUser(try await authorizationValue(), backend: backend, transport: transport)
     }
 
     /// Throws unless `url` has the backend's scheme, host and port.

@@ -72,8 +72,8 @@ public actor Authorization {
 
     /// Logs `userName` in, and keeps the login across restarts.
     ///
-    /// - HTTP Basic: the backend checks the credentials; the user name and password are stored,
-    ///   since every request carries them.
+    /// - HTTP Basic: the backend checks the credentials (`GET {base}/mobile/platform/users/login`);
+    ///   the user name and password are stored, since every request carries them.
     /// - OAuth: the RFC 6749 password grant. The token and the refresh token are stored, never
     ///   the password: an expired token renews with the refresh token. When the backend gives
     ///   no refresh token, the session ends with its token, unless the app opted in to
@@ -91,7 +91,7 @@ public actor Authorization {
             session.refreshToken = reply.refreshToken
             if reply.refreshToken != nil || !configuration.keepsPasswordWithoutRefreshToken { session.password = nil }
         } else {
-            try await BasicCheck.verify(credentials.headerValue, backend: backend, transport: transport)
+            try await MobileHubUsers.login(credentials.headerValue, backend: backend, transport: transport)
         }
         try commit(session, persist: true, startedAt: started)
         configuration.logger.info("logged in", metadata: ["user": "\(userName)", "method": "\(session.method.rawValue)"])
@@ -209,9 +209,10 @@ public actor Authorization {
     // MARK: Logging out
 
     /// Ends the session. The local session is cleared first, so nothing is left behind even
-    /// when the backend is unreachable; then the refresh token and the token are revoked where
-    /// the backend offers RFC 7009. Throws ``AuthError/logoutIncomplete(_:)`` naming each step
-    /// that failed.
+    /// when the backend is unreachable; then an HTTP Basic login is ended at the backend
+    /// (`GET {base}/mobile/platform/users/logout`), and the refresh token and the token are
+    /// revoked where the backend offers RFC 7009. Throws ``AuthError/logoutIncomplete(_:)``
+    /// naming each step that failed.
     ///
     /// - Parameter clearCredentials: `true` removes everything. `false` keeps only the user
     ///   name, so the app can offer it at the next login; the password and tokens always go.
@@ -225,11 +226,14 @@ public actor Authorization {
         var failures: [LogoutFailure] = []
         var tokens: [AccessToken] = previous.token.map { [$0] } ?? []
         var refreshToken: String?
+        var basic: BasicCredentials?
+        if case .session(let session) = previous, session.method == .httpBasic { basic = session.basicCredentials }
 
         do {
             let stored = try store.load()
             if let stored, stored.binding == backend.binding {
                 refreshToken = stored.refreshToken
+                if stored.method == .httpBasic, basic == nil { basic = stored.basicCredentials }
                 // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
                 if let token = stored.token, !tokens.contains(where: { $0.value == token.value }) { tokens.append(token) }
             }
@@ -244,6 +248,14 @@ public actor Authorization {
             failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))
         }
 
+        if let basic {
+            do {
+                try await MobileHubUsers.logout(basic.headerValue, backend: backend, transport: transport)
+                report.loggedOutAtBackend = true
+            } catch {
+                failures.append(LogoutFailure(step: .serverLogout, reason: error.description))
+            }
+        }
         if let endpoint = backend.revocationEndpoint {
             let revocations = (refreshToken.map { [(token: $0, hint: "refresh_token")] } ?? []) + tokens.map { (token: $0.value, hint: "access_token") }
             let outcome = await TokenRevocation.revokeAll(

@@ -8,8 +8,9 @@ public struct LogoutFailure: Sendable, Hashable, CustomStringConvertible {
         case revokeRefreshToken
         /// Removing the stored session from the keychain.
         case removeStoredSession
-        /// Logging the client out of a security check at the server (MobileFirst's
-        /// `preauth/v1/logout`), after its tokens were forgotten locally.
+        /// Logging out at the server after the local step: a MobileFirst client of a security
+        /// check (`preauth/v1/logout`), a Mobile Client Access client (`logout`), or an Oracle
+        /// Mobile Hub HTTP Basic login (`mobile/platform/users/logout`).
         case serverLogout
     }
 

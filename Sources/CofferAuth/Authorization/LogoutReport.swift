@@ -7,10 +7,13 @@ public struct LogoutReport: Sendable, Hashable {
     public var removedStoredSession: Bool
     /// Whether the remembered user name was kept (`clearCredentials: false`).
     public var keptUserName: Bool
+    /// Whether an HTTP Basic login was ended at the backend (`mobile/platform/users/logout`).
+    public var loggedOutAtBackend: Bool
 
-    public init(revoked: Bool = false, removedStoredSession: Bool = false, keptUserName: Bool = false) {
+    public init(revoked: Bool = false, removedStoredSession: Bool = false, keptUserName: Bool = false, loggedOutAtBackend: Bool = false) {
         self.revoked = revoked
         self.removedStoredSession = removedStoredSession
         self.keptUserName = keptUserName
+        self.loggedOutAtBackend = loggedOutAtBackend
     }
 }

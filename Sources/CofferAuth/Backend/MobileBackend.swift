@@ -27,11 +27,17 @@ public struct MobileBackend: Sendable, Hashable, Codable {
     public var revocationEndpoint: URL?
     /// The OAuth scope to request, if any.
     public var scope: String?
+    /// The application key, sent as `Oracle-Mobile-Application-Key` with the Mobile Hub calls and
+    /// the authorized requests, when set.
+    public var applicationKey: String?
+    /// The device id, sent as `Oracle-Mobile-Device-Id` with the Mobile Hub calls and the
+    /// authorized requests, when set.
+    public var deviceID: String?
 
     public init(
         baseURL: URL, backendID: String, version: String? = nil, anonymousKey: String? = nil,
         authentication: AuthenticationType, tokenExchange: TokenExchangeForm = .omc,
-        revocationEndpoint: URL? = nil, scope: String? = nil
+        revocationEndpoint: URL? = nil, scope: String? = nil, applicationKey: String? = nil, deviceID: String? = nil
     ) {
         self.baseURL = baseURL
         self.backendID = backendID
@@ -41,6 +47,18 @@ public struct MobileBackend: Sendable, Hashable, Codable {
         self.tokenExchange = tokenExchange
         self.revocationEndpoint = revocationEndpoint
         self.scope = scope
+        self.applicationKey = applicationKey
+        self.deviceID = deviceID
+    }
+
+    /// The headers that name the app and the device, when configured.
+    var identityHeaders: [(name: String, value: String)] {
+        Self.identityHeaders(applicationKey: applicationKey, deviceID: deviceID)
+    }
+
+    /// `Oracle-Mobile-Application-Key` and `Oracle-Mobile-Device-Id`, for the values given.
+    static func identityHeaders(applicationKey: String?, deviceID: String?) -> [(name: String, value: String)] {
+        [(HeaderName.applicationKey, applicationKey), (HeaderName.deviceID, deviceID)].compactMap { name, value in value.map { (name, $0) } }
     }
 
     /// What a stored session is bound to: base URL, backend id and version.
@@ -63,6 +81,8 @@ extension MobileBackend: CustomStringConvertible, CustomDebugStringConvertible, 
         parts.append("authentication: \(authentication)")
         parts.append("tokenExchange: \(tokenExchange)")
         if let revocationEndpoint { parts.append("revocationEndpoint: \(revocationEndpoint.absoluteString)") }
+        if applicationKey != nil { parts.append("applicationKey: redacted") }
+        if let deviceID { parts.append("deviceID: \(deviceID)") }
         return "MobileBackend(\(parts.joined(separator: ", ")))"
     }
 

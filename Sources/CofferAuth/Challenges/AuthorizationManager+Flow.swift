@@ -32,31 +32,42 @@ extension AuthorizationManager {
             if Task.isCancelled { throw .cancelled }
             let round = try await wire.round(scope: scope, answers: answers, client: client, wantsCode: wantsToken, transport: transport)
             answers = [:]
+            if let serverTime = round.serverTime { serverClockOffset = serverTime.timeIntervalSince(now) }
             // A check's success is reported once per flow, though later replies repeat it.
             try report(successes: round.successes.filter { !succeeded.contains($0.key) }, flow: flow)
             succeeded.formUnion(round.successes.keys)
             switch round.outcome {
             case .granted(let code):
                 settleOpenChallenges(of: flow) { _ in .succeeded }
-                if let code {
-                    let reply = try await wire.token(code: code, client: client, transport: transport)
-                    return try keep(reply, for: scope, startedAt: started)
+                guard let code else {
+                    guard !wantsToken else { throw .malformedResponse(reason: "the authorization reply carries no code") }
+                    return nil
                 }
-                guard !wantsToken else { throw .malformedResponse(reason: "the authorization reply carries no code") }
-                return nil
+                switch try await wire.token(code: code, client: client, transport: transport, at: nextSigningTime()) {
+                case .granted(let grant):
+                    return try keep(grant, for: scope, startedAt: started)
+                case .unknownClient:
+                    client = try await registerAgain(replacing: client, already: &registeredAgain)
+                }
             case .failures(let failures):
                 throw report(failures: failures, flow: flow)
             case .challenges(let challenges):
                 lastChallenged = challenges.keys.sorted()[0]
                 answers = try await collectAnswers(to: challenges, flow: flow)
             case .unknownClient:
-                guard !registeredAgain else { throw .invalidCredentials }
-                registeredAgain = true
-                configuration.logger.info("the server no longer knows the client; registering again")
-                client = try await registration(replacing: client)
+                client = try await registerAgain(replacing: client, already: &registeredAgain)
             }
         }
         throw .tooManyChallengeRounds(check: lastChallenged)
+    }
+
+    /// A new registration after the server said it does not know `client` (MobileFirst's 400
+    /// `INVALID_CLIENT_ID`, a 400 from Mobile Client Access): once per flow, as the SDKs do.
+    private func registerAgain(replacing client: ClientRegistration, already registeredAgain: inout Bool) async throws(AuthError) -> ClientRegistration {
+        guard !registeredAgain else { throw .invalidCredentials }
+        registeredAgain = true
+        configuration.logger.info("the server no longer knows the client; registering again")
+        return try await registration(replacing: client)
     }
 
     // MARK: Successes and failures

@@ -17,9 +17,10 @@ import Foundation
 ///
 /// - Tokens are cached by scope and reused until they expire; concurrent callers that need a
 ///   token for the same scope share one authorization flow, so the user is prompted once.
-/// - The client's registration, its tokens and the authenticated user are stored in the
-///   keychain (before success is reported), so a restarted app stays registered and, while
-///   the server remembers it, gets a token without a challenge.
+/// - The client's registration (its id and its private key, which never leaves the keychain
+///   item), its tokens and the authenticated user are stored in the keychain (before success
+///   is reported), so a restarted app stays registered and, while the server remembers it,
+///   gets a token without a challenge.
 /// - Every caller gets a token or a typed ``AuthError``; none waits forever.
 public actor AuthorizationManager {
     /// The server tokens come from.
@@ -45,6 +46,14 @@ public actor AuthorizationManager {
     var lastID: UInt64 = 0
     /// Bumped by every logout. A token whose flow started before it is handed to its callers but not kept.
     var epoch: UInt64 = 0
+    /// The server's clock minus the client's, as MobileFirst's `clockSynchronization` last told;
+    /// client assertions are dated by the server's clock.
+    var serverClockOffset: TimeInterval = 0
+    /// Whether the stored registration was compared with the current device and application data.
+    var registrationChecked = false
+    /// When the last signed message was dated, in whole milliseconds, so that the next is dated
+    /// later (see ``nextSigningTime()``).
+    var lastSigningMilliseconds = 0.0
 
     init(server: ChallengeServer, configuration: ChallengeClient.Configuration, registry: HandlerRegistry, keychain: Keychain, httpClient: HTTPClient) {
         self.server = server
@@ -52,7 +61,7 @@ public actor AuthorizationManager {
         self.registry = registry
         self.wire = switch server.kind {
         case .mobileFirst(let runtime):
-            MobileFirstWire(server: server, runtimeURL: server.url.appendingPathComponent(runtime))
+            MobileFirstWire(server: server, apiURL: server.url.appendingPathComponent(runtime).appendingPathComponent(MobileFirstPath.api))
         case .mobileClientAccess(let tenantID, let authorizationServer):
             ClientAccessWire(server: server, appURL: authorizationServer.appendingPathComponent(ClientAccessPath.apps).appendingPathComponent(tenantID))
         }
@@ -66,6 +75,15 @@ public actor AuthorizationManager {
 
     var now: Date { configuration.now() }
     var leeway: TimeInterval { configuration.clockSkewLeeway }
+    /// Now by the server's clock, as far as the client knows it, and at least a millisecond after
+    /// the last signed message: what signed messages are dated with. Two assertions of one
+    /// client never carry the same `iat` (logouts carry no `jti`), so a server that refuses a
+    /// replayed assertion never refuses a new one.
+    func nextSigningTime() -> Date {
+        let milliseconds = max((now.addingTimeInterval(serverClockOffset).timeIntervalSince1970 * 1000).rounded(.down), lastSigningMilliseconds + 1)
+        lastSigningMilliseconds = milliseconds
+        return Date(timeIntervalSince1970: milliseconds / 1000)
+    }
 
     // MARK: The MobileFirst and MCA calls
 
@@ -99,7 +117,8 @@ public actor AuthorizationManager {
 
     /// Logs out of `securityCheck`: forgets, in memory and in the keychain, every token that
     /// depends on it (and the user it authenticated), then logs the client out at the server
-    /// (MobileFirst). The next request that needs the check is challenged again. Throws
+    /// (MobileFirst: of the check, with a signed client assertion; Mobile Client Access: its
+    /// whole session). The next request that needs the check is challenged again. Throws
     /// ``AuthError/logoutIncomplete(_:)`` when the server step failed; the local step is done by then.
     public func logout(securityCheck: String) async throws(AuthError) {
         epoch += 1
@@ -110,7 +129,7 @@ public actor AuthorizationManager {
         self.session = session
         guard let registration = session.registration else { return }
         do {
-            _ = try await wire.logout(check: securityCheck, client: registration, transport: transport)
+            try await wire.logout(check: securityCheck, client: registration, transport: transport, at: nextSigningTime())
         } catch {
             throw .logoutIncomplete([LogoutFailure(step: .serverLogout, reason: error.description)])
         }
@@ -118,10 +137,11 @@ public actor AuthorizationManager {
     }
 
     /// Ends the client entirely: removes its item from the keychain first (the registration and
-    /// its client secret, every token, the user), then logs it out at the server of every
-    /// security check it held a token for or was authenticated by (MobileFirst). A later
-    /// request registers a new client. Throws ``AuthError/logoutIncomplete(_:)`` naming each
-    /// server step that failed; the local step is done by then.
+    /// its private key, every token, the user), then logs it out at the server: of every
+    /// security check it held a token for or was authenticated by (MobileFirst), or of its
+    /// session (Mobile Client Access). A later request registers a new client, with a new key.
+    /// Throws ``AuthError/logoutIncomplete(_:)`` naming each server step that failed; the local
+    /// step is done by then.
     public func logoutAll() async throws(AuthError) {
         epoch += 1
         let ended = try loaded()
@@ -129,12 +149,13 @@ public actor AuthorizationManager {
         session = ChallengeSession(server: server)
         guard let registration = ended.registration else { return }
         let checks = Set(ended.tokens.flatMap(\.scope.elements) + [ended.user?.authenticatedBy].compactMap { $0 })
+        let logouts = wire.logsOutPerCheck ? checks.sorted().filter(ChallengeText.isValidName) : [""]
         var failures: [LogoutFailure] = []
-        for check in checks.sorted() where ChallengeText.isValidName(check) {
+        for check in logouts {
             do {
-                _ = try await wire.logout(check: check, client: registration, transport: transport)
+                try await wire.logout(check: check, client: registration, transport: transport, at: nextSigningTime())
             } catch {
-                failures.append(LogoutFailure(step: .serverLogout, reason: "\(check): \(error.description)"))
+                failures.append(LogoutFailure(step: .serverLogout, reason: (check.isEmpty ? "" : "\(check): ") + error.description))
             }
         }
         guard failures.isEmpty else { throw .logoutIncomplete(failures) }
@@ -153,8 +174,10 @@ public actor AuthorizationManager {
 
     // MARK: Tokens
 
-    func accessToken(for scope: TokenScope) async throws(AuthError) -> AccessToken {
-        if let token = try loaded().token(for: scope, at: now, leeway: leeway) { return token }
+    /// A token for `scope`: a cached one that is still valid by the client's clock (unless
+    /// `cached` is `false`), else one from a new (single-flight) authorization.
+    func accessToken(for scope: TokenScope, cached: Bool = true) async throws(AuthError) -> AccessToken {
+        if cached, let token = try loaded().token(for: scope, at: now, leeway: leeway) { return token }
         let flight: SingleFlight<AccessToken>
         if let running = flights[scope] {
             flight = running
@@ -170,13 +193,15 @@ public actor AuthorizationManager {
         }
     }
 
-    /// Stores a new token for `scope`, then returns it: unless a logout came since the flow
-    /// started, in which case it is returned but not kept.
-    func keep(_ reply: TokenReply, for scope: TokenScope, startedAt started: UInt64) throws(AuthError) -> AccessToken {
-        let token = reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
+    /// Stores a new token for `scope` (and the user the grant names), then returns it: unless a
+    /// logout came since the flow started, in which case it is returned but not kept.
+    func keep(_ grant: TokenGrant, for scope: TokenScope, startedAt started: UInt64) throws(AuthError) -> AccessToken {
+        var token = grant.reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
+        token.idToken = grant.resourceIDToken
         guard started == epoch else { return token }
         var session = try loaded()
         session.keep(token, for: scope, now: now)
+        if let user = grant.user { session.user = user }
         try store.save(session)
         self.session = session
         return token
@@ -214,22 +239,39 @@ public actor AuthorizationManager {
 
     // MARK: Registration
 
-    /// The client's registration: the stored one, or a new one (shared by concurrent flows,
-    /// stored before use). `stale` is one the server no longer knows.
+    /// The client's registration: the stored one (brought up to date at the server once, when
+    /// the device or application data changed), or a new one with a new key (shared by
+    /// concurrent flows, stored before use). `stale` is one the server no longer knows.
     func registration(replacing stale: ClientRegistration? = nil) async throws(AuthError) -> ClientRegistration {
-        if let current = try loaded().registration, current != stale { return current }
+        if registrationChecked, let current = try loaded().registration, current != stale { return current }
         return try await registering.run { [self] in
             do throws(AuthError) { return .success(try await register(replacing: stale)) } catch { return .failure(error) }
         }
     }
 
     private func register(replacing stale: ClientRegistration?) async throws(AuthError) -> ClientRegistration {
-        if let current = try loaded().registration, current != stale { return current }
-        let registration = try await wire.register(transport: transport)
+        let session = try loaded()
+        if let current = session.registration, current != stale {
+            if registrationChecked { return current }
+            switch try await wire.update(current, deviceID: session.deviceID, transport: transport) {
+            case .current:
+                registrationChecked = true
+                return current
+            case .updated(let updated):
+                try update { $0.registration = updated }
+                registrationChecked = true
+                configuration.logger.info("updated the client's registration", metadata: ["server": "\(server.storageKey)"])
+                return updated
+            case .unknownClient:
+                break
+            }
+        }
+        let registration = try await wire.register(deviceID: session.deviceID, transport: transport, at: now)
         try update { session in
             session.registration = registration
             session.tokens = []
         }
+        registrationChecked = true
         configuration.logger.info("registered the client", metadata: ["server": "\(server.storageKey)"])
         return registration
     }

@@ -10,11 +10,13 @@ import NIOHTTP1
 /// let reply = try await ResourceRequest(url: server.appendingPathComponent("mfp/balance")).send(using: client)
 /// ```
 ///
-/// When the resource asks for a token (MobileFirst: 401 `WWW-Authenticate: Bearer scope="…"`,
-/// or 403 `insufficient_scope`; MCA: 401 `Bearer realm="imfAuthentication"`), the client gets
-/// one, answering the challenges through the registered handlers, and sends the request
-/// again. A token the resource refuses is forgotten and replaced once; so a request is sent
-/// at most three times. Any other reply, error statuses included, is returned as it is.
+/// When the resource asks for a token (MobileFirst: 401 `WWW-Authenticate: Bearer`, bare or
+/// naming a scope, then 403 `insufficient_scope` naming the resource's scope; MCA: 401 or 403
+/// `Bearer realm="imfAuthentication"`), the client gets one, answering the challenges through
+/// the registered handlers, and sends the request again. A token the resource refuses is
+/// forgotten and replaced; at most three tokens are obtained, so a request is sent at most four
+/// times (MobileFirst also resends after a 409 `MFP-Conflict`, at most 7 times). Any other
+/// reply, error statuses included, is returned as it is.
 public struct ResourceRequest: Sendable {
     /// The resource. It must be on the origin of the client's ``ChallengeServer/url``:
     /// tokens are sent nowhere else.
@@ -39,7 +41,7 @@ public struct ResourceRequest: Sendable {
         try await client.authorizationManager.perform(self)
     }
 
-    /// The HTTP request, with `Authorization: Bearer <token>` when given.
+    /// The HTTP request, with `Authorization: Bearer <token>` (MCA: `Bearer <token> <ID token>`) when given.
     func httpRequest(token: AccessToken?) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = method

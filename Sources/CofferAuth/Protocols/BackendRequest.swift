@@ -6,9 +6,12 @@ import NIOHTTP1
 /// Builds the requests the protocols send: every OMC request carries the backend id; the
 /// MobileFirst and Mobile Client Access requests carry none.
 enum BackendRequest {
-    /// A request to `url` with the backend-id header and `Accept: application/json`.
+    /// A request to `url` with the backend-id header, the application key and device id when
+    /// configured, and `Accept: application/json`.
     static func make(_ method: HTTPMethodName, _ url: URL, backend: MobileBackend, authorization: String? = nil) -> HTTPClientRequest {
-        make(method, url, backendID: backend.backendID, authorization: authorization)
+        var request = make(method, url, backendID: backend.backendID, authorization: authorization)
+        for (name, value) in backend.identityHeaders { request.headers.add(name: name, value: value) }
+        return request
     }
 
     /// A request to `url` with `Accept: application/json`, and the backend-id header when given.
@@ -34,9 +37,9 @@ enum BackendRequest {
         return request
     }
 
-    /// A JSON `POST` of `object` to `url`, without the backend-id header.
-    static func json(_ url: URL, _ object: [String: JSONValue]) -> HTTPClientRequest {
-        var request = make(.post, url, backendID: nil)
+    /// A JSON `POST` (or `PUT`) of `object` to `url`, without the backend-id header.
+    static func json(_ url: URL, _ object: [String: JSONValue], method: HTTPMethodName = .post) -> HTTPClientRequest {
+        var request = make(method, url, backendID: nil)
         request.headers.add(name: HeaderName.contentType, value: MediaType.json)
         request.body = .bytes(ByteBuffer(bytes: JSONValue.object(object).compactJSON))
         return request
@@ -50,7 +53,13 @@ enum BackendRequest {
 
 /// The HTTP methods the protocols use.
 enum HTTPMethodName {
-    case get, post
+    case get, post, put
 
-    var nio: NIOHTTP1.HTTPMethod { self == .get ? .GET : .POST }
+    var nio: NIOHTTP1.HTTPMethod {
+        switch self {
+        case .get: .GET
+        case .post: .POST
+        case .put: .PUT
+        }
+    }
 }

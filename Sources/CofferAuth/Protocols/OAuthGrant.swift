@@ -9,8 +9,6 @@ enum OAuthGrant {
     case clientCredentials(scope: String?)
     /// RFC 8693 §2.1: token exchange.
     case tokenExchange(subjectToken: String, subjectTokenType: String, scope: String?)
-    /// §4.1.3: the authorization code grant, as MobileFirst and Mobile Client Access use it.
-    case authorizationCode(code: String, redirectURI: String)
     /// §4.1.3 with RFC 7636 §4.5: the authorization code grant of a native app, with its PKCE verifier.
     case authorizationCodeWithPKCE(code: String, redirectURI: String, codeVerifier: String)
     /// §6: refreshing an access token.
@@ -34,9 +32,6 @@ enum OAuthGrant {
         case .tokenExchange(let subjectToken, let subjectTokenType, let grantScope):
             pairs = [("grant_type", TokenExchangeForm.grantType), ("subject_token", subjectToken), ("subject_token_type", subjectTokenType)]
             scope = grantScope
-        case .authorizationCode(let code, let redirectURI):
-            pairs = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)]
-            scope = nil
         case .authorizationCodeWithPKCE(let code, let redirectURI, let codeVerifier):
             pairs = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)]
             scope = nil

@@ -7,6 +7,11 @@ package enum OMCTokenExchange {
     static func exchange(_ thirdPartyToken: String, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) -> TokenReply {
         let request = BackendRequest.make(
             .get, BackendRequest.url(path, below: backend), backend: backend, authorization: "Bearer \(thirdPartyToken)")
-        return try TokenEndpointReply.token(from: try await transport.send(request), requireTokenType: false)
+        let response = try await transport.send(request)
+        switch response.status {
+        case 200: return try TokenReply.parse(response, requireTokenType: false)
+        case 401: throw .invalidCredentials
+        default: throw ErrorReply.error(for: response)  // the SDK reads `detail` and `o:ecid`
+        }
     }
 }

@@ -20,7 +20,11 @@ package struct TokenReply: Sendable {
     /// Parses and checks a 200 reply. `requireTokenType`: RFC 6749 makes `token_type` required;
     /// OMC's exchange reply may omit it (Bearer is then implied).
     static func parse(_ response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
-        let object = try JSONReply.object(response)
+        try parse(object: try JSONReply.object(response), requireTokenType: requireTokenType)
+    }
+
+    /// Checks a 200 reply's JSON object.
+    static func parse(object: [String: JSONValue], requireTokenType: Bool) throws(AuthError) -> TokenReply {
         guard let tokenValue = object["access_token"], !tokenValue.isNull else {
             throw .malformedResponse(reason: "missing access_token")
         }

@@ -10,12 +10,16 @@ public struct AccessToken: Sendable, Hashable, Codable {
     public let issuedAt: Date
     /// When it expires, by the facade's clock.
     public let expiresAt: Date
+    /// Mobile Client Access only: the ID token that resources get beside the access token
+    /// (`Authorization: Bearer <access token> <ID token>`). A secret too.
+    public internal(set) var idToken: String?
 
-    public init(value: String, type: String = "Bearer", issuedAt: Date, expiresAt: Date) {
+    public init(value: String, type: String = "Bearer", issuedAt: Date, expiresAt: Date, idToken: String? = nil) {
         self.value = value
         self.type = type
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.idToken = idToken
     }
 
     /// Whether the token can still be used at `now`, allowing `leeway` for clock skew.
@@ -27,8 +31,9 @@ public struct AccessToken: Sendable, Hashable, Codable {
         return now < expiresAt.addingTimeInterval(-effectiveLeeway)
     }
 
-    /// `Authorization` header value: `Bearer <token>` (RFC 6750 §2.1).
-    var headerValue: String { "Bearer \(value)" }
+    /// `Authorization` header value: `Bearer <token>` (RFC 6750 §2.1), or Mobile Client Access's
+    /// `Bearer <token> <ID token>`.
+    var headerValue: String { "Bearer \(value)" + (idToken.map { " \($0)" } ?? "") }
 }
 
 extension AccessToken: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

@@ -1,8 +1,9 @@
 import Foundation
 
-/// What a ``ChallengeClient`` keeps in the keychain, as one item written atomically: its
-/// registration, its access tokens by scope, and the last authenticated user. It is bound to
-/// the server it came from. `description` redacts the secret and the tokens.
+/// What a ``ChallengeClient`` keeps in the keychain, as one item written atomically: its device
+/// id, its registration (with its private key), its access tokens by scope, and the last
+/// authenticated user. It is bound to the server it came from. `description` redacts the key
+/// and the tokens.
 struct ChallengeSession: Sendable, Hashable, Codable {
     /// An access token and the scope it was granted for.
     struct ScopedToken: Sendable, Hashable, Codable {
@@ -10,9 +11,12 @@ struct ChallengeSession: Sendable, Hashable, Codable {
         var token: AccessToken
     }
 
-    /// The version of this encoding.
-    var format = 1
+    /// The version of this encoding: 2 since clients register a key (format 1 held a shared
+    /// client secret; such an item no longer decodes, so the client registers again).
+    var format = 2
     var server: ChallengeServer
+    /// The device id sent at registration; it outlives a registration the server forgot.
+    var deviceID = UUID().uuidString.lowercased()
     var registration: ClientRegistration?
     var tokens: [ScopedToken] = []
     var user: AuthenticatedUser?

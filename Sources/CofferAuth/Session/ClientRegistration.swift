@@ -1,20 +1,19 @@
 import Foundation
 
-/// The client's registration with a MobileFirst or Mobile Client Access server: the id and
-/// secret the server issued. It is kept in the keychain, so a restarted app stays the same
-/// client (and the server can remember its user). `description` redacts the secret.
+/// The client's registration with a MobileFirst or Mobile Client Access server: the id the
+/// server gave it, and the key pair whose public half it registered (the client proves it holds
+/// the private half by signing). It is kept in the keychain, so a restarted app stays the same
+/// client; no shared secret exists. `description` redacts the key.
 package struct ClientRegistration: Sendable, Hashable, Codable {
     let clientID: String
-    let clientSecret: String
-
-    /// The token endpoint's client authentication, as for any OAuth client (RFC 6749 §2.3.1).
-    func oauthClient(tokenEndpoint: URL) -> OAuthClient {
-        OAuthClient(tokenEndpoint: tokenEndpoint, clientID: clientID, clientSecret: clientSecret)
-    }
+    let key: ClientKey
+    /// MobileFirst: the device and application data the registration was signed over, so that
+    /// a change is sent to the server (`PUT registration/v1/self/{id}`), as the SDKs do.
+    var registeredData: JSONValue?
 }
 
 extension ClientRegistration: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    package var description: String { "ClientRegistration(clientID: \(clientID), clientSecret: redacted)" }
+    package var description: String { "ClientRegistration(clientID: \(clientID), key: redacted)" }
     package var debugDescription: String { description }
     package var customMirror: Mirror { Mirror(self, children: ["clientID": clientID]) }
 }

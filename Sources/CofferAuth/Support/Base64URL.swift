@@ -3,9 +3,13 @@ import Foundation
 /// Base64url without padding (RFC 4648 §5), as JOSE, PKCE and OAuth use it.
 package enum Base64URL {
     package static func encode(_ bytes: some DataProtocol) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        encodePadded(bytes).replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Base64url with its `=` padding kept, as the MobileFirst and Mobile Client Access Android
+    /// SDKs encode the segments of their signed messages.
+    package static func encodePadded(_ bytes: some DataProtocol) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
     }
 
     /// The bytes, or `nil` when `text` is not base64url (padding is accepted).

@@ -15,6 +15,8 @@ final class AuthorizationCodes: Sendable {
         /// When the token must expire at the latest.
         let tokenExpiresAt: Date
         let codeExpiresAt: Date
+        /// MCA: the `X-WL-Session` the code was issued in; the token request must carry it.
+        var session: String? = nil
     }
 
     private let codes = Mutex<[String: Grant]>([:])

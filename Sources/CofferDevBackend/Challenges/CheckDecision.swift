@@ -15,9 +15,9 @@ struct CheckDecision: Sendable {
     }
 
     /// The reply: 403 `{failures, successes}` when a check failed, else 401 `{challenges,
-    /// successes}` (with `WWW-Authenticate: <challengeScheme>`) when one challenges, else
-    /// 200 `{successes}`.
-    func reply(challengeScheme: String, statistics: StatisticsCounter) -> Response {
+    /// successes}` (with `WWW-Authenticate: MFP-Challenge`) when one challenges, else 200
+    /// `{successes}`, with `clockSynchronization`'s `serverTimeStamp` (ms) when `serverTime` is given.
+    func reply(statistics: StatisticsCounter, serverTime: Date? = nil) -> Response {
         var successes: [String: JSONValue] = [:], challenges: [String: JSONValue] = [:], failures: [String: JSONValue] = [:]
         for (check, verdict) in verdicts {
             switch verdict {
@@ -33,7 +33,10 @@ struct CheckDecision: Sendable {
             statistics.count(\.challenges, by: challenges.count)
             return Reply.json(
                 ["challenges": .object(challenges), "successes": .object(successes)], status: .unauthorized,
-                headers: [.wwwAuthenticate: challengeScheme])
+                headers: [.wwwAuthenticate: "MFP-Challenge"])
+        }
+        if let serverTime {
+            successes["clockSynchronization"] = ["serverTimeStamp": .number((serverTime.timeIntervalSince1970 * 1000).rounded(.down))]
         }
         return Reply.json(["successes": .object(successes)])
     }

@@ -26,9 +26,11 @@ public struct MobileFirstConfiguration: Sendable, Hashable {
     public static let pinCodeCheck = "PinCodeAttempts"
     /// MobileFirst's predefined scope element that every registered client satisfies, with no challenge.
     public static let registeredClientScope = "RegisteredClient"
-    /// The protected resources below `/{runtime}/`, and the scope each one needs.
+    /// The protected resources below `/{runtime}/`, and the scope each one needs besides
+    /// `RegisteredClient` (which every one needs).
     public static let resources: [(name: String, scope: String)] = [
         ("protected", userLoginCheck), ("balance", pinCodeCheck), ("transfer", "\(userLoginCheck) \(pinCodeCheck)"),
+        ("registered", registeredClientScope),
     ]
 
     /// The runtime with the given values; every one has a default.

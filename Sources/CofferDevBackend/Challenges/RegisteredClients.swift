@@ -1,31 +1,56 @@
+import CofferAuth
+import CryptoExtras
 import Foundation
 import Synchronization
 
-/// The clients that registered with the MobileFirst runtime or the MCA authorization server,
-/// with their secrets and their security checks' states.
+/// The clients that registered with the MobileFirst runtime or the MCA authorization server:
+/// each one's public key (what its signatures are checked with), the data it registered, and
+/// its security checks' states. No client has a secret.
 final class RegisteredClients: Sendable {
+    /// Which server a client registered with.
+    enum Server: Sendable {
+        case mobileFirst, clientAccess
+    }
+
     private struct Client {
-        let secret: String
+        let server: Server
+        let key: _RSA.Signing.PublicKey
+        var data: JSONValue
         var checks: [String: CheckState] = [:]
     }
 
     private let clients = Mutex<[String: Client]>([:])
 
-    /// Registers a new client and returns its id and secret.
-    func register() -> (id: String, secret: String) {
-        let id = RandomToken.make(bytes: 16), secret = RandomToken.make(bytes: 32)
-        clients.withLock { $0[id] = Client(secret: secret) }
-        return (id, secret)
+    /// Registers a new client of `server` with its public key and data; returns its id.
+    func register(_ server: Server, key: _RSA.Signing.PublicKey, data: JSONValue) -> String {
+        let id = UUID().uuidString.lowercased()
+        clients.withLock { $0[id] = Client(server: server, key: key, data: data) }
+        return id
     }
 
-    /// Whether `id` is a registered client.
-    func contains(_ id: String) -> Bool {
-        clients.withLock { $0[id] != nil }
+    /// Whether `id` is a client of `server`.
+    func contains(_ id: String, of server: Server) -> Bool {
+        clients.withLock { $0[id].map { $0.server == server } ?? false }
     }
 
-    /// The secret of client `id`, if it is registered.
-    func secret(of id: String) -> String? {
-        clients.withLock { $0[id]?.secret }
+    /// The public key of client `id` of `server`, if it is registered.
+    func key(of id: String, of server: Server) -> _RSA.Signing.PublicKey? {
+        clients.withLock { $0[id].flatMap { $0.server == server ? $0.key : nil } }
+    }
+
+    /// The data client `id` registered with.
+    func data(of id: String) -> JSONValue? {
+        clients.withLock { $0[id]?.data }
+    }
+
+    /// Replaces the data of client `id`. Returns whether it is registered.
+    @discardableResult
+    func update(_ id: String, data: JSONValue) -> Bool {
+        clients.withLock { clients in
+            guard clients[id] != nil else { return false }
+            clients[id]!.data = data
+            return true
+        }
     }
 
     /// Runs `body` on the check states of client `id`; `nil` when the client is unknown.
@@ -34,5 +59,10 @@ final class RegisteredClients: Sendable {
             guard clients[id] != nil else { return nil }
             return body(&clients[id]!.checks)
         }
+    }
+
+    /// Forgets every client, as a server that lost its registrations would.
+    func removeAll() {
+        clients.withLock { $0.removeAll() }
     }
 }

@@ -16,6 +16,9 @@ public enum Fault: Sendable, Hashable {
     case stallBody(prefix: String)
     /// Announces a longer body, sends `prefix`, then closes the connection.
     case cutConnection(prefix: String)
+    /// Replies 409 with `MFP-Conflict: true`, as a MobileFirst server answers a request that
+    /// conflicts with one in progress; the client sends the same request again.
+    case conflict
 }
 
 /// The endpoints a ``Fault`` can be armed on.

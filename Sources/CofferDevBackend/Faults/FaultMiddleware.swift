@@ -46,6 +46,8 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
                 throw CancellationError()
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
+        case .conflict:
+            return Reply.json(["error": "conflict"], status: .conflict, headers: [.init("MFP-Conflict")!: "true"])
         case .cutConnection(let prefix):
             let body = ResponseBody(contentLength: prefix.utf8.count + 64) { writer in
                 try await writer.write(ByteBuffer(string: prefix))

@@ -31,15 +31,45 @@ enum Reply {
         return json(["error": "unauthorized"], status: .unauthorized, headers: [.wwwAuthenticate: challenge])
     }
 
-    /// 401 (or 403) with `WWW-Authenticate: Bearer k="v", …`, for the MobileFirst and MCA resources.
+    /// 401 (or 403) with `WWW-Authenticate: Bearer k="v", …` (bare `Bearer` without
+    /// parameters), for the MobileFirst and MCA resources.
     static func bearer(_ parameters: KeyValuePairs<String, String>, status: HTTPResponse.Status = .unauthorized) -> Response {
-        let challenge = "Bearer " + parameters.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")
+        let challenge = (["Bearer"] + [parameters.map { "\($0.key)=\"\($0.value)\"" }.joined(separator: ", ")].filter { !$0.isEmpty }).joined(separator: " ")
         return json(["error": status == .forbidden ? "forbidden" : "unauthorized"], status: status, headers: [.wwwAuthenticate: challenge])
     }
 
-    /// 400 `invalid_client`: the MobileFirst runtime or MCA server does not know the client.
+    /// 400 `{"errorCode": "INVALID_CLIENT_ID"}`: the MobileFirst runtime (or the MCA server) does
+    /// not know the client; the SDKs register again (`isUnknownClientError`).
     static func unknownClient() -> Response {
-        json(["error": "invalid_client", "error_description": "unknown client; register again"], status: .badRequest)
+        mobileFirstError("INVALID_CLIENT_ID", "Unknown client; register again.", status: .badRequest)
+    }
+
+    /// A MobileFirst error body, `{"errorCode", "errorMsg"}` (the SDKs' `JSON_ERROR_KEY`, `errorMsg`).
+    static func mobileFirstError(_ code: String, _ message: String, status: HTTPResponse.Status) -> Response {
+        json(["errorCode": .string(code), "errorMsg": .string(message)], status: status)
+    }
+
+    /// A refused signed request: 401 `invalid_client` (RFC 7523 §3.2), with why, and no challenge.
+    static func refusedSignature(_ reason: String) -> Response {
+        json(["error": "invalid_client", "error_description": .string(reason)], status: .unauthorized)
+    }
+
+    /// `object` as MCA's secure JSON: `/*-secure-\n{…}*/`.
+    static func secureJSON(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        let body = Data("/*-secure-\n".utf8) + JSONValue.object(object).compactJSON + Data("*/".utf8)
+        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// An Oracle Mobile Hub error body (`type`, `status`, `title`, `detail`, `o:ecid`,
+    /// `o:errorCode`, `o:errorPath`), as the platform APIs answer errors.
+    static func mobileHubError(status: HTTPResponse.Status, title: String, detail: String, code: String, path: String, headers: HTTPFields = [:]) -> Response {
+        json([
+            "type": "http://www.w3.org/Protocols/rfc2616/rfc2616-sec10.html", "status": .number(Double(status.code)), "title": .string(title),
+            "detail": .string(detail), "o:ecid": .string(RandomToken.make(bytes: 12)), "o:errorCode": .string(code), "o:errorPath": .string(path),
+        ], status: status, headers: headers)
     }
 
     /// A successful token reply.

@@ -28,6 +28,8 @@ struct IssuedToken: Sendable {
     var scope: Set<String> = []
     /// The refresh-token family it came from: revoking the family revokes it too.
     var family: String?
+    /// MCA: the ID token issued with it, which resources may get beside it.
+    var idToken: String?
     var revoked = false
 
     var userName: String? {

@@ -8,13 +8,24 @@ final class TokenRegistry: Sendable {
     /// Issues a new random token for `subject`.
     func issue(
         _ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?, expiresAt: Date, scope: Set<String> = [],
-        family: String? = nil
+        family: String? = nil, idToken: String? = nil
     ) -> String {
         let value = RandomToken.make(bytes: 32)
         tokens.withLock {
-            $0[value] = IssuedToken(subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt, scope: scope, family: family)
+            $0[value] = IssuedToken(
+                subject: subject, origin: origin, clientID: clientID, expiresAt: expiresAt, scope: scope, family: family, idToken: idToken)
         }
         return value
+    }
+
+    /// Revokes every token issued to `clientID` (an MCA logout). Returns how many were revoked.
+    @discardableResult
+    func revokeAll(of clientID: String) -> Int {
+        tokens.withLock { tokens in
+            let matching = tokens.filter { $0.value.clientID == clientID && !$0.value.revoked }.keys
+            for value in matching { tokens[value]?.revoked = true }
+            return matching.count
+        }
     }
 
     /// The token, if it was issued, is not revoked and has not expired at `now`.

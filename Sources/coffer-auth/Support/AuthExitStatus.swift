@@ -8,7 +8,7 @@ extension AuthError: CommandFailure {
     package var exitStatus: Int32 {
         switch self {
         case .invalidCredentials, .notAuthenticated, .tokenExpired, .backendMismatch: 4
-        case .serverError, .malformedResponse, .oauthError: 76
+        case .serverError, .malformedResponse, .oauthError, .refused: 76
         case .transport: 69
         case .timeout: 75
         case .storage(let error): error.exitStatus

@@ -58,6 +58,9 @@ final class AuthenticateTests: AuthTestCase {
         XCTAssertNil(stored.token)
         let reply = try await auth.get(fixture.backend.protectedURL)
         XCTAssertEqual(JSONValue(parsing: reply.body)?["authenticatedBy"]?.stringValue, "basic")
+        let user = try await auth.currentUser()
+        XCTAssertEqual(user.userName, AuthFixture.user.name, "GET /mobile/platform/users/~")
+        XCTAssertEqual(fixture.backend.statistics.currentUserRequests, 1)
     }
 
     /// A wrong OAuth password is `invalidCredentials` (RFC 6749 invalid_grant) and stores nothing.

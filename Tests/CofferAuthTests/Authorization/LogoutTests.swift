@@ -38,13 +38,15 @@ final class LogoutTests: AuthTestCase {
         XCTAssertEqual(fixture.backend.statistics.revocations, 2, "the refresh token, then the access token")
     }
 
-    /// HTTP Basic logout deletes the stored user name and password.
+    /// HTTP Basic logout deletes the stored user name and password, then ends the login at the backend.
     func testBasicLogoutDeletesTheCredentials() async throws {
         let auth = fixture.authorization(oauth: false)
         try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
         XCTAssertNotNil(try fixture.storedSession()?.password)
         let report = try await auth.logout()
         XCTAssertFalse(report.revoked, "a Basic session has no token to revoke")
+        XCTAssertTrue(report.loggedOutAtBackend, "GET /mobile/platform/users/logout")
+        XCTAssertEqual(fixture.backend.statistics.userLogouts, 1)
         XCTAssertNil(try fixture.storedSession())
         let loaded = await fixture.authorization(oauth: false).loadSSOTokenExchange()
         XCTAssertFalse(loaded)

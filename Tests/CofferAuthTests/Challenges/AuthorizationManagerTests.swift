@@ -168,4 +168,47 @@ final class AuthorizationManagerTests: ChallengeTestCase {
         XCTAssertEqual(handler.challenges.count, 1)
         XCTAssertNotEqual(try fixture.storedChallengeSession(of: client)?.tokens.first?.token, token, "the refused token was replaced")
     }
+
+    /// A restarted app whose stored tokens (the default scope's and the resource's) are valid by
+    /// its clock but expired by the server's: the first refusal makes the request's next tokens
+    /// come from the server, so a remembered client gets the resource without a challenge.
+    func testAfterARefusedTokenTheCachedTokensAreNotTried() async throws {
+        try await restartFixture { $0.mobileFirst.tokenLifetime = 30 }
+        let clientClock = fixture.clock.now
+        let first = fixture.challengeClient { $0.now = { clientClock } }
+        let handler = TestChallengeHandler(securityCheck: Self.login, .answers([Self.johnRemembered]))
+        first.registerChallengeHandler(handler)
+        let status = try await resource("protected").send(using: first).status
+        XCTAssertEqual(status, 200)
+        XCTAssertEqual(try fixture.storedChallengeSession(of: first)?.tokens.count, 2, "the default scope's token and UserLogin's")
+        fixture.clock.advance(by: 90)
+
+        let restarted = fixture.challengeClient { $0.now = { clientClock } }
+        restarted.registerChallengeHandler(handler)
+        let reply = try await resource("protected").send(using: restarted)
+        XCTAssertEqual(reply.status, 200)
+        XCTAssertEqual(handler.challenges.count, 1, "remember-me: no new challenge")
+    }
+
+    /// logoutAll removes the client's keychain item (its registration and private key, the
+    /// tokens, the user) before it logs out at the server with a signed assertion, which the dev
+    /// backend verifies; the next request registers a new client with a new key.
+    func testLogoutAllForgetsTheKeyAndTheNextRequestRegistersAgain() async throws {
+        let (client, _) = client(handling: "PinCodeAttempts", .answers([["pin": "1234"], ["pin": "1234"]]))
+        let status = try await resource("balance").send(using: client).status
+        XCTAssertEqual(status, 200)
+        let before = try XCTUnwrap(try fixture.storedChallengeSession(of: client)?.registration)
+
+        try await client.authorizationManager.logoutAll()
+        XCTAssertNil(try fixture.storedChallengeSession(of: client), "the item, and the private key in it, is gone")
+        XCTAssertEqual(fixture.backend.statistics.checkLogouts, 1, "logged out of PinCodeAttempts at the server")
+        XCTAssertEqual(fixture.backend.statistics.refusedSignatures, 0)
+
+        let again = try await resource("balance").send(using: client).status
+        XCTAssertEqual(again, 200)
+        let after = try XCTUnwrap(try fixture.storedChallengeSession(of: client)?.registration)
+        XCTAssertNotEqual(after.clientID, before.clientID)
+        XCTAssertNotEqual(after.key, before.key, "a new key")
+        XCTAssertEqual(fixture.backend.statistics.registrations, 2)
+    }
 }

@@ -26,7 +26,7 @@ final class ChallengeRobustnessTests: ChallengeTestCase {
             (.body(#"{"successes": {}}"#, contentType: "text/html"), { if case .malformedResponse = $0 { true } else { false } }),
             (.oversizedBody(bytes: 2 << 20, chunked: true), { if case .malformedResponse = $0 { true } else { false } }),
             (.status(500), { $0 == .serverError(status: 500) }),
-            (.status(403), { $0 == .serverError(status: 403) }),
+            (.status(403), { $0 == .oauthError(code: "injected_fault", status: 403) }),
             (.hang, { $0 == .timeout }),
         ]
         for (fault, expected) in faults {
@@ -82,7 +82,7 @@ final class ChallengeRobustnessTests: ChallengeTestCase {
         }
     }
 
-    /// No PIN, password, client secret or token appears in the client's or the server's logs (at trace level), or in descriptions and dumps.
+    /// No PIN, password, private key or token appears in the client's or the server's logs (at trace level), or in descriptions and dumps.
     func testSecretsAppearInNoLogAndNoDescription() async throws {
         let pinCode = "pin-5ecret-7319"
         let capture = LogCapture()
@@ -97,7 +97,9 @@ final class ChallengeRobustnessTests: ChallengeTestCase {
         XCTAssertEqual(status4, 200)
 
         let session = try XCTUnwrap(try fixture.storedChallengeSession(of: client))
-        let secrets = [pinCode, session.registration!.clientSecret] + session.tokens.map(\.token.value)
+        let key = session.registration!.key.privateKey
+        let secrets = [pinCode, key.pkcs8DERRepresentation.base64EncodedString(), key.derRepresentation.base64EncodedString()]
+            + session.tokens.map(\.token.value)
         var shown = [capture.text, String(describing: session), String(reflecting: session), "\(pin)", "\(client.server)"]
         var dumped = ""
         dump(session, to: &dumped)

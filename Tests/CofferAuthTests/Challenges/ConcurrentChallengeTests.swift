@@ -26,7 +26,8 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
         XCTAssertEqual(results.count, 20)
         for result in results { XCTAssertEqual(try result.get().status, 200) }
         XCTAssertEqual(handler.challenges.count, 1, "one prompt for all 20")
-        XCTAssertEqual(fixture.backend.statistics.codeExchanges, 1, "one token for all 20")
+        // The resource first answers a bare `Bearer` 401 (no token sent): one default-scope token, then one for the PIN.
+        XCTAssertEqual(fixture.backend.statistics.codeExchanges, 2, "one token of each scope for all 20")
     }
 
     /// 20 concurrent requests wait on one challenge; cancelling it fails all 20 at once with challengeCancelled.

@@ -44,7 +44,7 @@ final class ResourceRoutesTests: XCTestCase {
         let demo = BasicCredentials(user: "demo", password: "demo-password").headerValue
         let refused = try await client.send(.GET, "/protected", authorization: demo)
         XCTAssertEqual(refused.status, 401, "only configured users are accepted")
-        let check = try await client.send(.GET, "/mobile/platform/users/me", authorization: alice)
+        let check = try await client.send(.GET, "/mobile/platform/users/login", authorization: alice)
         XCTAssertEqual(check.json?["username"]?.stringValue, "alice")
     }
 

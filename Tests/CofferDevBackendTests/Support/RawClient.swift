@@ -40,11 +40,12 @@ struct RawClient {
 
     func send(
         _ method: NIOHTTP1.HTTPMethod = .GET, _ path: String, authorization: String? = nil, backendID: String? = "coffer-dev",
-        form: String? = nil, contentType: String = "application/x-www-form-urlencoded"
+        form: String? = nil, contentType: String = "application/x-www-form-urlencoded", headers: [(String, String)] = []
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: backend.baseURL.absoluteString + path)
         request.method = method
         if let authorization { request.headers.add(name: "Authorization", value: authorization) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let backendID { request.headers.add(name: "Oracle-Mobile-Backend-ID", value: backendID) }
         if let form {
             request.headers.add(name: "Content-Type", value: contentType)
@@ -59,9 +60,9 @@ struct RawClient {
             text: String(buffer: body))
     }
 
-    /// A JSON `POST`.
-    func post(_ path: String, json: JSONValue, authorization: String? = nil) async throws -> Reply {
-        try await send(.POST, path, authorization: authorization, backendID: nil,
+    /// A JSON `POST` (or `PUT`).
+    func post(_ path: String, json: JSONValue, authorization: String? = nil, method: NIOHTTP1.HTTPMethod = .POST) async throws -> Reply {
+        try await send(method, path, authorization: authorization, backendID: nil,
                        form: String(decoding: json.compactJSON, as: UTF8.self), contentType: "application/json")
     }
 
