@@ -79,8 +79,23 @@ extension OpenIDClient {
         guard epoch == started else { throw .cancelled }
         if let idToken = reply.idToken {
             // OpenID Connect Core §12.2: the same issuer and user; the nonce may be absent.
-            let claims = try await verifier.verify(idToken, nonce: nil, subject: session.identity?.subject)
-            session.identity = claims.identity
+            do {
+                session.identity = try await verifier.verify(idToken, nonce: nil, subject: session.identity?.subject).identity
+            } catch .untrustedResponse(let reason) {
+                // The stored refresh token is spent and the reply's are not trusted: sending the
+                // spent one again would look like theft to the provider.
+                _ = try endSession(because: "the refreshed ID token failed verification")
+                throw .untrustedResponse(reason: reason)
+            } catch {
+                // The ID token could not be checked now (its keys were out of reach): keep the
+                // rotated refresh token for the next try, but no access token from this reply.
+                if let rotated = reply.refreshToken {
+                    session.refreshToken = rotated
+                    session.accessToken = nil
+                    try keep(session)
+                }
+                throw error
+            }
         }
         let token = reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
         session.accessToken = token

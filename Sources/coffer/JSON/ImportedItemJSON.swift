@@ -12,7 +12,7 @@ struct ImportedItemJSON: Encodable {
     }
 
     init(_ entry: ItemImport.Entry) {
-        itemClass = entry.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword"
+        itemClass = ItemSummary.className(entry.id.itemClass)
         service = entry.id.service
         account = entry.id.account
         outcome = entry.outcome

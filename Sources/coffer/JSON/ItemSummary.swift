@@ -18,8 +18,13 @@ struct ItemSummary: Encodable {
         case itemClass = "class", service, account, label, comment, attributes, created, modified, expiresAt, internet
     }
 
+    /// The `class` field's value: `genericPassword` or `internetPassword`.
+    static func className(_ itemClass: ItemClass) -> String {
+        itemClass == .genericPassword ? "genericPassword" : "internetPassword"
+    }
+
     init(_ item: ItemAttributes) {
-        itemClass = item.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword"
+        itemClass = Self.className(item.id.itemClass)
         service = item.id.service
         account = item.id.account
         label = item.label

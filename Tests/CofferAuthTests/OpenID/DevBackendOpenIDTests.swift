@@ -110,6 +110,26 @@ final class DevBackendOpenIDTests: XCTestCase {
         }
     }
 
+    /// A refresh whose new ID token fails verification (another user, a bad signature) ends the
+    /// session: the provider has already rotated the stored refresh token away, and the reply's
+    /// tokens are not trusted. Before, the spent refresh token stayed and the next call sent it
+    /// again, which a provider with reuse detection takes for theft.
+    func testARefreshWithAnUntrustedIDTokenEndsTheSessionAndReplaysNothing() async throws {
+        for fault in [OpenIDFault.idTokenWrongSubject, .idTokenBadSignature] {
+            let client = try await client()
+            _ = try await browserLogin(client).1.get()
+            fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+            fixture.backend.openIDFaults.arm(fault)
+            let refreshesBefore = fixture.backend.statistics.refreshRequests
+            await XCTAssertThrowsAuthError(matching: { if case .untrustedResponse = $0 { true } else { false } }) {
+                try await client.accessToken()
+            }
+            XCTAssertEqual(try sessionCount(), 0, "\(fault): the session ended")
+            await XCTAssertThrowsAuthError(.notAuthenticated) { try await client.accessToken() }
+            XCTAssertEqual(fixture.backend.statistics.refreshRequests, refreshesBefore + 1, "\(fault): the spent refresh token was not sent again")
+        }
+    }
+
     /// Refresh rotates the refresh token, the rotated one is stored first, and a reused old
     /// one (a copy someone kept) makes the provider end the family: the client then reports
     /// reauthenticationRequired and clears the session.

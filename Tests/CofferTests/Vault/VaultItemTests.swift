@@ -18,6 +18,18 @@ final class VaultItemTests: XCTestCase {
     }
 
     /// Binary secrets (every byte value, NULs included) round-trip exactly.
+    /// An expiry that does not fit the format's milliseconds is refused by `set` itself, and
+    /// nothing is stored (before, the conversion trapped).
+    func testAFarExpiryIsAnInvalidArgumentAndStoresNothing() throws {
+        let vault = try folder.makeVault()
+        let id = ItemID.genericPassword(service: "s", account: "a")
+        for seconds in [1e16, -1e16, Double(Int64.max)] {
+            XCTAssertThrows(.invalidArgument(reason: "the expiry date is out of range"),
+                            try vault.set(Data("v".utf8), for: id, options: ItemOptions(expiresAt: Date(timeIntervalSince1970: seconds))))
+        }
+        XCTAssertNil(try vault.secret(for: id))
+    }
+
     func testBinarySecretsRoundTrip() throws {
         let vault = try folder.makeVault()
         let binary = Data((0...255).map(UInt8.init) + [0, 0, 0xFF, 0])

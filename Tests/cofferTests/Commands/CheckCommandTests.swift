@@ -29,4 +29,25 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertEqual(lines[1], "2 sound record(s), 1 problem(s)")
         XCTAssertEqual(damaged.stderrText, "coffer: the vault has 1 problem(s)\n")
     }
+
+    /// Damage to the schema is a corrupt vault (exit 3) for every command, not exit 69 "SQL
+    /// logic error"; the damage is made by Python's sqlite3, as another program would.
+    func testADamagedSchemaIsExit3() throws {
+        let damage = [
+            "d.execute('drop table items')",
+            "d.execute('pragma writable_schema=on'); d.execute(\"update sqlite_schema set sql='CREATE TABLE items (' where name='items'\")",
+        ]
+        for statement in damage {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.path + suffix) }
+            try initVault()
+            let damaged = try ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["python3", "-c", "import sqlite3,sys; d=sqlite3.connect(sys.argv[1]); \(statement); d.commit()", vault.path])
+            XCTAssertEqual(damaged.status, 0, damaged.stderrText)
+            for arguments in [["get", "s", "a"], ["list"], ["check"], ["set", "s", "a"]] {
+                let outcome = try coffer(arguments, stdin: Data("v".utf8))
+                XCTAssertEqual(outcome.status, 3, "\(statement): \(arguments): \(outcome.stderrText)")
+            }
+        }
+    }
 }

@@ -107,6 +107,20 @@ final class ItemCommandTests: CLITestCase {
         XCTAssertEqual(Set(json.compactMap { $0["service"] as? String }), Set(names))
     }
 
+    /// Errors and messages escape the names and paths they print as `list` does, so a path
+    /// cannot forge a line on stderr or stdout either.
+    func testErrorsAndMessagesEscapeNamesAndPaths() throws {
+        let odd = folder.file("a\nforged\u{1B}[31m.vault").path
+        assertFailure(try coffer(["--vault", odd, "get", "s", "a"]), status: 66,
+                      message: "no vault at \(folder.url.path)/a\\nforged\\x1b[31m.vault")
+        try initVault()
+        let backup = try coffer(["backup", folder.file("copy\rforged").path])
+        XCTAssertEqual(backup.status, 0, backup.stderrText)
+        XCTAssertEqual(backup.stdoutText, "backed up to \(folder.url.path)/copy\\rforged\n")
+        assertFailure(try coffer(["backup", folder.file("copy\rforged").path]), status: 73,
+                      message: "a vault already exists at \(folder.url.path)/copy\\rforged")
+    }
+
     /// A record whose plaintext breaks the format (here: a date of 7 bytes) is an integrity
     /// failure of that item: `get` exits 3 and `list` skips it with the usual warning, where
     /// before `get` returned the secret and `list` failed whole.

@@ -43,6 +43,25 @@ final class SlotCommandTests: CLITestCase {
         XCTAssertEqual(try passphraseCosts(), ["argon2id ops=2 mem=64MiB", "argon2id ops=3 mem=256MiB"])
     }
 
+    /// After `init --kdf sensitive`, `slots add` gives the new passphrase SENSITIVE too (before,
+    /// MODERATE); `slots add --kdf` lowers it only when asked, and says so.
+    func testSlotsAddTakesTheStrongestCostAndReportsALowerOne() throws {
+        XCTAssertEqual(try coffer(["init", "--kdf", "sensitive"]).status, 0)
+        let added = try coffer(["slots", "add", "--add-passphrase"], environment: ["COFFER_NEW_PASSPHRASE": "second"])
+        XCTAssertEqual(added.status, 0, added.stderrText)
+        XCTAssertEqual(added.stderrText, "")
+        XCTAssertEqual(try passphraseCosts(), ["argon2id ops=4 mem=1024MiB", "argon2id ops=4 mem=1024MiB"])
+
+        // A third SENSITIVE-sized slot would pass the cap on one unlock's work; on a MODERATE
+        // vault, a lower --kdf is taken and reported.
+        try FileManager.default.removeItem(at: vault)
+        XCTAssertEqual(try coffer(["init", "--kdf", "moderate"]).status, 0)
+        let lowered = try coffer(["slots", "add", "--add-passphrase", "--kdf", "interactive"], environment: ["COFFER_NEW_PASSPHRASE": "third"])
+        XCTAssertEqual(lowered.status, 0, lowered.stderrText)
+        XCTAssertTrue(lowered.stderrText.hasPrefix("coffer: note: --kdf gives this passphrase a lower Argon2id cost"), lowered.stderrText)
+        XCTAssertEqual(try passphraseCosts(), ["argon2id ops=3 mem=256MiB", "argon2id ops=2 mem=64MiB"])
+    }
+
     /// `slots` lists, `slots add --add-keyfile` adds a key file that opens the vault, `slots remove`
     /// removes a slot, and the last slot cannot be removed.
     func testSlots() throws {
