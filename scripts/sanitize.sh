@@ -8,6 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh test
+# The OpenID tests' independent server, as scripts/test.sh installs it.
+COFFER_OIDC_SITE=$(scripts/oidc-deps.sh)
+export COFFER_OIDC_SITE
 sanitizers=("$@")
 [ ${#sanitizers[@]} -gt 0 ] || sanitizers=(thread address)
 
