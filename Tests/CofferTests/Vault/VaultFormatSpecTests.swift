@@ -110,6 +110,19 @@ final class VaultFormatSpecTests: XCTestCase {
         XCTAssertTrue(try row("journal mode").contains("WAL"))
     }
 
+    /// Records are not padded (docs/security.md says their sizes are exact): a record is its
+    /// plaintext plus 40 bytes (24 of nonce, 16 of tag), so 1000 more bytes of secret make the
+    /// record exactly 1000 bytes longer.
+    func testRecordSizesAreExact() throws {
+        let vault = try folder.makeVault()
+        try vault.set(Data(repeating: 0x61, count: 10), for: .genericPassword(service: "s", account: "a"))
+        try vault.set(Data(repeating: 0x61, count: 1010), for: .genericPassword(service: "s", account: "b"))
+        let sizes = try RawVaultFile(folder.file("test.vault")).rows("SELECT length(record) FROM items").compactMap { $0.first as? Int64 }
+        XCTAssertEqual(sizes.count, 2)
+        XCTAssertEqual(sizes.max()! - sizes.min()!, 1000)
+        XCTAssertGreaterThan(sizes.min()!, 40 + 10)
+    }
+
     /// The file carries the documented application id and format version.
     func testHeader() throws {
         _ = try folder.makeVault()

@@ -41,6 +41,19 @@ final class DemoAuthScriptTests: XCTestCase {
         assertNoProcessLeft()
     }
 
+    /// SIGTERM or SIGHUP to the script alone (as `kill` or a closed terminal sends them): its
+    /// trap stops the dev backend, which got no signal itself.
+    func testTerminatedOrHungUpDemoLeavesNoProcess() throws {
+        for signal in [SIGTERM, SIGHUP] {
+            let demo = try ChildProcess.start("/bin/bash", [script], environment: environment, newProcessGroup: true)
+            XCTAssertTrue(waitForDevBackend(timeout: .seconds(30)), "the demo did not start its dev backend")
+            demo.kill(signal)
+            let output = try demo.wait(timeout: .seconds(30))
+            XCTAssertNotEqual(output.status, 0, "signal \(signal): a stopped demo does not report success")
+            assertNoProcessLeft()
+        }
+    }
+
     /// A demo that fails half-way (here its `coffer login` fails) still stops its dev backend.
     func testFailedDemoLeavesNoProcess() throws {
         let folder = TemporaryFolder()

@@ -159,6 +159,37 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(info.st_uid, 0, "the agent (uid 65534) is not dumpable: Linux gives its /proc files to root")
     }
 
+    /// `unlock` takes the credential as every command does: a descriptor or a key file too.
+    func testUnlockTakesAPassphraseDescriptorOrAKeyFile() throws {
+        try initVaultWithItem()
+        let key = folder.file("unlock.key")
+        XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", key.path]).status, 0)
+        try startAgent()
+        let byDescriptor = try coffer(["unlock", "--passphrase-fd", "3"], inputs: [3: Data(passphrase.utf8)], environment: noCredential)
+        XCTAssertEqual(byDescriptor.status, 0, byDescriptor.stderrText)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).stdoutText, "first")
+        XCTAssertEqual(try coffer(["lock"]).status, 0)
+        let byKeyFile = try coffer(["unlock", "--keyfile", key.path], environment: noCredential)
+        XCTAssertEqual(byKeyFile.status, 0, byKeyFile.stderrText)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).stdoutText, "first")
+    }
+
+    /// Without $COFFER_AGENT_SOCKET the socket is $XDG_RUNTIME_DIR/coffer/agent.sock, in a
+    /// folder created 0700, else /tmp/coffer-<uid>/agent.sock.
+    func testTheDefaultSocketPath() throws {
+        let runtime = folder.file("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false)
+        chmod(runtime.path, 0o700)
+        func socket(_ environment: [String: String?]) throws -> String? {
+            let status = try coffer(["agent", "status", "--json"], environment: environment.merging(["COFFER_AGENT_SOCKET": nil]) { $1 })
+            return (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["socket"] as? String
+        }
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": runtime.path]), runtime.path + "/coffer/agent.sock")
+        let mode = try FileManager.default.attributesOfItem(atPath: runtime.path + "/coffer")[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o700)
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil]), "/tmp/coffer-\(getuid())/agent.sock")
+    }
+
     func testNoCommandStartsAnAgent() throws {
         try initVaultWithItem()
         XCTAssertEqual(try coffer(["get", "mail", "ada"]).status, 0)
