@@ -16,6 +16,9 @@ extension DevBackend {
         public var userLogouts = 0
         /// Revocations.
         public var revocations = 0
+        /// What each revocation revoked, in order: `refresh` (a refresh token, with its family)
+        /// or `other` (an access token, or a token the backend does not know).
+        public var revokedKinds: [String] = []
         /// Requests to `/protected` and `/anonymous`, and to the MobileFirst and MCA resources.
         public var resourceRequests = 0
         /// MobileFirst and MCA client registrations.
@@ -62,6 +65,10 @@ final class StatisticsCounter: Sendable {
 
     func count(_ field: WritableKeyPath<DevBackend.Statistics, Int> & Sendable, by amount: Int = 1) {
         value.withLock { $0[keyPath: field] += amount }
+    }
+
+    func record(revokedKind kind: String) {
+        value.withLock { $0.revokedKinds.append(kind) }
     }
 
     var snapshot: DevBackend.Statistics { value.withLock { $0 } }

@@ -18,8 +18,10 @@ extension DevBackendState {
             guard let token = form["token"] else { return Reply.oauthError("invalid_request", "token is missing") }
             if let family = self.refreshTokens.revoke(token, by: client.id) {
                 self.tokens.revokeFamily(family)
+                self.statistics.record(revokedKind: "refresh")
             } else {
                 self.tokens.revoke(token, by: client.id)
+                self.statistics.record(revokedKind: "other")
             }
             return Response(status: .ok)
         }

@@ -206,6 +206,7 @@ final class DevBackendOpenIDTests: XCTestCase {
         let report = try await client.logout()
         XCTAssertTrue(report.revoked)
         XCTAssertEqual(fixture.backend.statistics.revocations, 2)
+        XCTAssertEqual(fixture.backend.statistics.revokedKinds, ["refresh", "other"], "the refresh token first, then the access token")
         let replayed = try await replay(refresh)
         XCTAssertEqual(replayed, 400)
         XCTAssertEqual(try sessionCount(), 0)

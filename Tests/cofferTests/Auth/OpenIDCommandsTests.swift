@@ -136,9 +136,23 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 0)
         XCTAssertEqual(try cli.run(["token", "--profile", "home"]).status, 0)
         XCTAssertEqual(try cli.run(["token", "--profile", "default"]).status, 4)
+
+        // status, request and logout each act on the profile named.
+        let status = try cli.run(["status", "--profile", "work", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderrText)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["profile"] as? String, "work")
+        let request = try cli.run(["request", "--profile", "home", backend.userinfoEndpoint.absoluteString])
+        XCTAssertEqual(request.status, 0, request.stderrText)
+        let one = try cli.run(["logout", "--profile", "work"])
+        XCTAssertEqual(one.status, 0, one.stderrText)
+        XCTAssertEqual(backend.statistics.revocations, 2, "work's refresh and access tokens")
+        XCTAssertEqual(try cli.run(["status", "--profile", "work"]).status, 4)
+        XCTAssertEqual(try cli.run(["token", "--profile", "home"]).status, 0, "another profile's login stays")
+
+        XCTAssertEqual(try deviceLogin(profile: "work").status, 0)
         let all = try cli.run(["logout", "--all"])
         XCTAssertEqual(all.status, 0, all.stderrText)
-        XCTAssertEqual(backend.statistics.revocations, 4)
+        XCTAssertEqual(backend.statistics.revocations, 6)
         XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 4)
         XCTAssertEqual(try cli.run(["list", "--service", "coffer.openid"]).stdoutText, "")
     }
