@@ -110,6 +110,22 @@ final class DevBackendOpenIDTests: XCTestCase {
         }
     }
 
+    /// Endpoints given explicitly work with no discovery: the only metadata fetched is the
+    /// JWKS, for the ID token.
+    func testExplicitEndpointsNeedNoDiscovery() async throws {
+        let backend = fixture.backend
+        let provider = OpenIDProvider(
+            issuer: backend.issuer, authorizationEndpoint: backend.authorizationEndpoint, tokenEndpoint: backend.tokenEndpoint,
+            revocationEndpoint: backend.revocationEndpoint, jwksURI: backend.jwksURL)
+        let before = backend.statistics.metadataRequests
+        let client = OpenIDClient(provider: provider, clientID: "coffer-native", store: fixture.vault, configuration: configuration())
+        let identity = try await browserLogin(client).1.get()
+        XCTAssertEqual(identity.preferredUsername, user.name)
+        XCTAssertEqual(backend.statistics.metadataRequests - before, 1, "the JWKS, and no discovery document")
+        let report = try await client.logout()
+        XCTAssertTrue(report.revoked)
+    }
+
     /// A refresh whose new ID token fails verification (another user, a bad signature) ends the
     /// session: the provider has already rotated the stored refresh token away, and the reply's
     /// tokens are not trusted. Before, the spent refresh token stayed and the next call sent it
