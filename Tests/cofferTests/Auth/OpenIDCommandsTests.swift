@@ -55,6 +55,41 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertFalse(output.stderrText.contains(user.password))
     }
 
+    /// With $DISPLAY or $WAYLAND_DISPLAY the default is the browser flow (here with --no-open:
+    /// the URL alone on stderr), asking for `openid profile offline_access` unless --scope
+    /// says otherwise; with neither, the device flow.
+    func testTheFlowFollowsTheDisplayAndTheScopeIsSent() throws {
+        for (display, extra, scope) in [
+            ("DISPLAY", [String](), "openid profile offline_access"), ("WAYLAND_DISPLAY", ["--scope", "openid email"], "openid email"),
+        ] {
+            var environment = cli.environment
+            environment[display] = ":0"
+            let process = try ChildProcess.start(
+                CofferCLI.executable, ["login", "--issuer", issuer, "--client-id", "coffer-native", "--no-open"] + extra,
+                environment: environment, inputs: [0: Data()])
+            let url = try XCTUnwrap(URLComponents(string: try process.errorLines(1, timeout: .seconds(20))[0]), display)
+            process.stop()
+            XCTAssertEqual(url.path, backend.authorizationEndpoint.path, display)
+            XCTAssertEqual(url.queryItems?.first { $0.name == "scope" }?.value, scope, display)
+        }
+        let device = try login(["--no-open"])
+        XCTAssertTrue(try device.errorLines(1, timeout: .seconds(20))[0].hasPrefix("verification URI: "), "no display: the device flow")
+        device.stop()
+    }
+
+    /// --api replaces the default API origin (the issuer's): the token goes only to those named.
+    func testAPIOriginsAreTheOnesNamed() throws {
+        let process = try login(["--device", "--api", "http://127.0.0.2:9", "--api", "https://api.example.com"])
+        let lines = try process.errorLines(3, timeout: .seconds(20))
+        XCTAssertTrue(backend.approveDeviceLogin(userCode: String(lines[1].dropFirst("user code: ".count)), as: user.name))
+        XCTAssertEqual(try process.wait(timeout: .seconds(30)).status, 0)
+        let status = try cli.run(["status", "--json"])
+        let origins = (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["apiOrigins"] as? [String]
+        XCTAssertEqual(origins.map(Set.init), ["http://127.0.0.2:9", "https://api.example.com"])
+        let issuerOrigin = try cli.run(["request", backend.userinfoEndpoint.absoluteString])
+        XCTAssertEqual(issuerOrigin.status, 64, "the issuer's origin is no longer an API origin: \(issuerOrigin.stderrText)")
+    }
+
     /// The device flow, then `token`, `status --json` (no token in it), `request` to an API
     /// origin (and not to another), and `logout` with both tokens revoked.
     func testDeviceLoginTokenStatusRequestLogout() throws {
