@@ -57,8 +57,15 @@ extension AgentClient {
     /// The vault at `path` (a real path) through the agent, when the agent holds it unlocked
     /// with current keys; `nil` when it does not (never unlocked there, forgotten, or rotated
     /// elsewhere, which makes the agent forget it now).
+    /// A live agent answers `holds` at once, so a stopped or stuck one is given up on after
+    /// ``holdsTimeout`` and the command unlocks the vault itself.
     package func store(for path: String) throws(AgentSocket.Unreachable) -> AgentStore? {
-        guard case .done = try send(.holds(vault: path)) else { return nil }
+        var asking = self
+        asking.timeout = min(timeout, Self.holdsTimeout)
+        guard case .done = try asking.send(.holds(vault: path)) else { return nil }
         return AgentStore(client: self, vault: path)
     }
+
+    /// How long a command waits for the agent to say whether it holds a vault.
+    package static let holdsTimeout = Duration.seconds(3)
 }

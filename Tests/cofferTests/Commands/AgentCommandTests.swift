@@ -190,6 +190,24 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil]), "/tmp/coffer-\(getuid())/agent.sock")
     }
 
+    /// A stopped (SIGSTOP) agent is given up on within seconds: the command notes it and
+    /// unlocks the vault itself. Before, it waited the full 30 s exchange timeout.
+    func testAFrozenAgentMakesCommandsFallBackWithinSeconds() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        let frozen = try XCTUnwrap(agent)
+        frozen.kill(SIGSTOP)
+        defer { frozen.kill(SIGCONT) }
+        let started = ContinuousClock.now
+        let get = try coffer(["get", "mail", "ada"])
+        let waited = ContinuousClock.now - started
+        XCTAssertEqual(get.status, 0, get.stderrText)
+        XCTAssertEqual(get.stdoutText, "first")
+        XCTAssertTrue(get.stderrText.hasPrefix("coffer: note: the agent did not answer"), get.stderrText)
+        XCTAssertLessThan(waited, .seconds(15), "given up on well before the 30 s exchange timeout")
+    }
+
     func testNoCommandStartsAnAgent() throws {
         try initVaultWithItem()
         XCTAssertEqual(try coffer(["get", "mail", "ada"]).status, 0)
