@@ -20,6 +20,11 @@ final class CheckCommandTests: CLITestCase {
         XCTAssertEqual(damage.status, 0, damage.stderrText)
         let statuses = try ["a", "b", "c"].map { try coffer(["get", "s", $0]).status }
         XCTAssertEqual(statuses.sorted(), [0, 0, 1], "a point lookup cannot tell a damaged row from an absent one")
+        let list = try coffer(["list"])
+        XCTAssertEqual(list.status, 0, list.stderrText)
+        XCTAssertEqual(list.stdoutText.split(separator: "\n").count, 2, "the damaged record is not listed")
+        XCTAssertEqual(list.stderrText, "coffer: warning: 1 record(s) failed the integrity check and are not listed; run 'coffer check'\n",
+                       "list reports the record a lookup cannot see")
 
         let damaged = try coffer(["check"])
         XCTAssertEqual(damaged.status, 3)
