@@ -108,6 +108,24 @@ final class VaultFormatSpecTests: XCTestCase {
         let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: folder.file("test.vault").path)[.posixPermissions] as? Int)
         XCTAssertEqual(numbers(in: try row("file mode")).first.flatMap { Int($0, radix: 8) }, mode)
         XCTAssertTrue(try row("journal mode").contains("WAL"))
+
+        // The header bytes the document names, read from the file itself.
+        let header = Array(try Data(contentsOf: folder.file("test.vault")).prefix(100))
+        XCTAssertTrue(try row("journal mode").contains("bytes 18 and 19 are `2`"))
+        XCTAssertEqual([header[18], header[19]], [2, 2], "WAL in the header")
+        XCTAssertTrue(document.contains("`application_id` (bytes 68–71, big-endian)") && document.contains("`user_version` (bytes 60–63)"))
+        XCTAssertEqual(header[68..<72].reduce(0) { $0 << 8 | Int64($1) }, applicationID)
+        XCTAssertEqual(header[60..<64].reduce(0) { $0 << 8 | Int64($1) }, 1)
+
+        // The byte sizes in the schema's comments, against a vault with a passphrase slot and an item.
+        let vault = try Vault.open(at: folder.file("test.vault"), unlock: .passphrase(testPassphrase), configuration: .test())
+        try vault.set(Data("v".utf8), for: .genericPassword(service: "s", account: "a"))
+        for (column, table) in [("vault_id", "vault"), ("key_check", "vault"), ("salt", "key_slots"), ("wrapped_key", "key_slots"), ("row_key", "items")] {
+            let comment = try XCTUnwrap(section.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(column + " ") }, column)
+            let documented = try XCTUnwrap(comment.split(separator: "--").last.flatMap { numbers(in: String($0)).first }.flatMap { Int64($0) }, column)
+            let lengths = try raw.rows("SELECT DISTINCT length(\(column)) FROM \(table)").compactMap { $0.first as? Int64 }
+            XCTAssertEqual(lengths, [documented], "\(table).\(column)")
+        }
     }
 
     /// Records are not padded (docs/security.md says their sizes are exact): a record is its
