@@ -85,6 +85,22 @@ final class TransportSecurityTests: AuthTestCase {
         }
     }
 
+    /// OpenID logins: discovery of a plain-HTTP remote issuer, and a provider whose endpoints
+    /// are plain HTTP to a remote host, are refused before any connection.
+    func testOpenIDRefusesPlainHTTPToARemoteHost() async throws {
+        let isInvalidRequest: (AuthError) -> Bool = { if case .invalidRequest = $0 { true } else { false } }
+        await XCTAssertThrowsAuthError(matching: isInvalidRequest) {
+            try await OpenIDProvider.discover(issuer: self.remote, configuration: OpenIDClient.Configuration(logger: quietLogger))
+        }
+        let provider = OpenIDProvider(
+            issuer: URL(string: "https://id.example")!, tokenEndpoint: remote.appendingPathComponent("token"),
+            deviceAuthorizationEndpoint: remote.appendingPathComponent("device"))
+        let client = OpenIDClient(provider: provider, clientID: "c", store: fixture.vault, configuration: OpenIDClient.Configuration(logger: quietLogger))
+        let started = ContinuousClock.now
+        await XCTAssertThrowsAuthError(matching: isInvalidRequest) { try await client.startDeviceLogin() }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(1))
+    }
+
     /// With the opt-in, plain HTTP to a host that is not loopback goes through, and every
     /// request logs a warning. (0.0.0.0 is not loopback by the rule, yet on Linux connecting
     /// to it reaches this machine, so the test stays local.)

@@ -77,6 +77,13 @@ final class OpenIDCommandsTests: XCTestCase {
         device.stop()
     }
 
+    /// A plain-HTTP issuer that is not loopback is refused before any connection (exit 64).
+    func testAPlainHTTPRemoteIssuerIsRefused() throws {
+        let refused = try cli.run(["login", "--issuer", "http://192.0.2.1:8080", "--client-id", "c", "--device"])
+        XCTAssertEqual(refused.status, 64, refused.stderrText)
+        XCTAssertTrue(refused.stderrText.contains("plain HTTP"), refused.stderrText)
+    }
+
     /// --api replaces the default API origin (the issuer's): the token goes only to those named.
     func testAPIOriginsAreTheOnesNamed() throws {
         let process = try login(["--device", "--api", "http://127.0.0.2:9", "--api", "https://api.example.com"])
