@@ -2,14 +2,13 @@ import Coffer
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// The agent: serves requests on its socket, performing vault operations on the vaults it holds
 /// unlocked, for its own user only (`SO_PEERCRED`, checked on every connection).
 package final class AgentServer: Sendable {
     private let listener: Int32
     private let vaults: HeldVaults
-    private let stopping = Mutex(false)
+    private let stopping = Locked(false)
     /// How long one connection may take to send its request or read its reply.
     private let connectionTimeout: Duration
 

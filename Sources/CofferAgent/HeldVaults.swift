@@ -1,6 +1,5 @@
 import Coffer
 import Foundation
-import Synchronization
 
 /// The vaults the agent holds unlocked, each until its lifetime ends or it sits unused for the
 /// idle timeout. Forgetting a vault drops it, and with it the only reference to its keys, which
@@ -13,7 +12,7 @@ package final class HeldVaults: Sendable {
         var lastUse: Date
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     let idleTimeout: TimeInterval
     let now: @Sendable () -> Date
 

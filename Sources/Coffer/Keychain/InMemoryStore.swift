@@ -1,10 +1,9 @@
 import Foundation
-import Synchronization
 
 /// A store that keeps items in memory only, with the same behaviour as the others.
 /// Meant for apps' own tests.
 public final class InMemoryStore: CredentialStore {
-    private let items: Mutex<[ItemID: Item]> = Mutex([:])
+    private let items = Locked<[ItemID: Item]>([:])
     private let now: @Sendable () -> Date
 
     /// An empty store whose expiry decisions use `now`.

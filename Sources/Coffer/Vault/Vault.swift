@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// An encrypted credential store in one SQLite file.
 ///
@@ -23,7 +22,7 @@ public final class Vault: Sendable {
     let vaultID: [UInt8]
     /// The part of every item's associated data that does not depend on the row.
     let itemAssociatedDataPrefix: [UInt8]
-    let state: Mutex<State>
+    let state: Locked<State>
 
     struct State {
         let connection: SQLiteConnection
@@ -39,7 +38,7 @@ public final class Vault: Sendable {
         self.itemAssociatedDataPrefix = VaultFormat.itemAssociatedDataPrefix(vaultID: vaultID)
         self.id = VaultFormat.hexIdentifier(vaultID)
         self.configuration = configuration
-        self.state = Mutex(State(connection: connection))
+        self.state = Locked(State(connection: connection))
     }
 
     // MARK: Opening
