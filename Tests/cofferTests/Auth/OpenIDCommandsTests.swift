@@ -12,7 +12,7 @@ final class OpenIDCommandsTests: XCTestCase {
 
     override func setUp() async throws {
         backend = try await DevBackend.start(DevBackend.Configuration(
-            tokenLifetime: 4, logger: quietLogger,
+            tokenLifetime: TimeInterval(4 * TestTiming.scale), logger: quietLogger,
             openID: OpenIDProviderConfiguration(deviceApprovalEndpoint: true, deviceInterval: 0)))
         cli = try CofferCLI.withNewVault()
     }
@@ -135,7 +135,7 @@ final class OpenIDCommandsTests: XCTestCase {
     /// exactly one refresh between them, and all print the same new token.
     func testConcurrentTokenCommandsRefreshOnce() throws {
         XCTAssertEqual(try deviceLogin().status, 0)
-        usleep(2_500_000)  // the 4 s token is within its leeway (half its life) of expiry
+        usleep(useconds_t(2_500_000 * TestTiming.scale))  // the 4 s token is within its leeway (half its life) of expiry
         let processes = try (0..<5).map { _ in try ChildProcess.start(CofferCLI.executable, ["token"], environment: cli.environment) }
         let outputs = try processes.map { try $0.wait(timeout: .seconds(30)) }
         XCTAssertEqual(outputs.map(\.status), [0, 0, 0, 0, 0], outputs.map(\.stderrText).joined())
@@ -147,7 +147,7 @@ final class OpenIDCommandsTests: XCTestCase {
     /// The provider refusing the refresh token: exit 10, "log in again", and the login is gone.
     func testARefusedRefreshTokenIsExit10() throws {
         XCTAssertEqual(try deviceLogin().status, 0)
-        usleep(2_500_000)
+        usleep(useconds_t(2_500_000 * TestTiming.scale))
         backend.openIDFaults.arm(.refreshInvalidGrant)
         let token = try cli.run(["token"])
         XCTAssertEqual(token.status, 10)
