@@ -1,7 +1,6 @@
 import Coffer
 import Foundation
 import Glibc
-import Synchronization
 
 /// What the CLI reads from file descriptors named on its command line (`--passphrase-fd N` and
 /// the like): read once, into guarded memory, before any vault is opened.
@@ -15,7 +14,7 @@ package enum DescriptorInput {
     /// The most bytes read from one descriptor.
     package static let limit = 1 << 20
 
-    private static let read = Mutex<[Int32: SecureBytes]>([:])
+    private static let read = Locked<[Int32: SecureBytes]>([:])
 
     /// Reads every descriptor in `descriptors` now, checking none is closed or one of the files
     /// of the vault at `vault`.

@@ -1,10 +1,10 @@
+import Coffer
 import CofferAuth
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
 
 /// A Hummingbird server that speaks every protocol of docs/protocol.md, for development and
 /// tests: the HTTP Basic check, the OAuth token endpoint (password, client-credentials,
@@ -192,7 +192,7 @@ public enum DevBackendError: Error, Sendable {
 
 /// Hands the listening port (or the failure to listen) to ``DevBackend/start(_:)``, once.
 private final class StartSignal: Sendable {
-    private let outcome = Mutex<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let outcome = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
 
     func succeed(_ port: Int?) { settle(port.map { .success($0) } ?? .failure(DevBackendError.noPort)) }
     func fail(_ error: any Error) { settle(.failure(error)) }

@@ -1,6 +1,6 @@
+import Coffer
 import CofferAuth
 import Foundation
-import Synchronization
 
 /// What every route shares: the configuration, the issued tokens, the counters and the faults.
 final class DevBackendState: Sendable {
@@ -21,7 +21,7 @@ final class DevBackendState: Sendable {
     let openIDCodes = OpenIDCodes()
     let deviceGrants = DeviceGrants()
     let signingKeys = SigningKeys()
-    private let listeningAt = Mutex<URL?>(nil)
+    private let listeningAt = Locked<URL?>(nil)
 
     init(configuration: DevBackend.Configuration) {
         self.configuration = configuration

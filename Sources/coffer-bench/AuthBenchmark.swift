@@ -4,7 +4,6 @@ import CofferAuth
 import CofferDevBackend
 import Foundation
 import Logging
-import Synchronization
 
 /// `coffer-bench auth`: single-flight under 100 concurrent callers with an expired token, and
 /// the cost of an authorized request over the same raw HTTP request, against the in-process
@@ -114,7 +113,7 @@ enum AuthBenchmark {
 
 /// A clock the benchmark moves forward to expire tokens.
 final class ManualClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
+    private let offset = Locked<TimeInterval>(0)
 
     var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 

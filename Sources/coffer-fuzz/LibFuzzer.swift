@@ -1,7 +1,7 @@
 #if FUZZING
 import CFuzzer
+import Coffer
 import Foundation
-import Synchronization
 
 /// Runs libFuzzer's driver over one target, from this program's own `main`: SwiftPM links
 /// executables with their `main` renamed, so libFuzzer's `main` could not replace it.
@@ -11,7 +11,7 @@ enum LibFuzzer {
     static let targetVariable = "COFFER_FUZZ_TARGET"
 
     /// The target the callback runs; set once, before the driver starts.
-    private static let selected = Mutex<FuzzTarget?>(nil)
+    private static let selected = Locked<FuzzTarget?>(nil)
 
     /// `coffer-fuzz TARGET [libFuzzer options] [CORPUS…]`, or the target in ``targetVariable``.
     static func main(_ arguments: [String]) -> Never {

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A value that one thread at a time may use, behind a `pthread_mutex_t`.
+/// A value that one thread at a time may use, behind a `pthread_mutex_t`: every Coffer module
+/// keeps its shared state in one.
 ///
 /// It does what `Synchronization.Mutex` does, with a lock that ThreadSanitizer sees: Mutex's
 /// contended path runs in the toolchain's uninstrumented `libswiftSynchronization.so`, so under

@@ -1,4 +1,4 @@
-import Synchronization
+import Coffer
 
 /// Where the answer to one presented challenge arrives: from the app, from any thread, at any
 /// time (even before Coffer starts waiting), once. The first outcome wins; later ones are ignored.
@@ -8,7 +8,7 @@ final class AnswerSlot: Sendable {
         var waiter: CheckedContinuation<ChallengeAnswer, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Settles the slot. Returns `false` when it was already settled.
     @discardableResult

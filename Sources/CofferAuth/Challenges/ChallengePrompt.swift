@@ -1,4 +1,4 @@
-import Synchronization
+import Coffer
 
 /// The challenge a handler or realm delegate is being shown, if any, and whether its security
 /// check is challenged: the state both kinds of handler share.
@@ -8,7 +8,7 @@ final class ChallengePrompt: Sendable {
         var isChallenged = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The handler's methods, one at a time and in order.
     let callbacks = SerialCallbacks()
 

@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 
 /// Answers the challenges of one MobileFirst security check, as `WLChallengeHandler` does in

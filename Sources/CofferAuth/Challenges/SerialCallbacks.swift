@@ -1,4 +1,4 @@
-import Synchronization
+import Coffer
 
 /// Runs an app's handler methods one at a time, in the order Coffer issued them, on a task of
 /// their own: never on the caller's task, never on Coffer's actor, never under a lock.
@@ -8,7 +8,7 @@ final class SerialCallbacks: Sendable {
         var draining = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Queues `callback` behind the ones already queued.
     func enqueue(_ callback: @escaping @Sendable () -> Void) {

@@ -1,5 +1,5 @@
+import Coffer
 import Foundation
-import Synchronization
 
 /// A browser login in progress: authorization code with PKCE on a one-shot loopback redirect
 /// (RFC 8252). Show or open ``url``, then ``complete(timeout:)``.
@@ -87,7 +87,7 @@ extension OpenIDClient {
 
 /// The redirect rules, which exist only once the listener's port is known.
 private final class RedirectHolder: Sendable {
-    private let redirect = Mutex<AuthorizationRedirect?>(nil)
+    private let redirect = Locked<AuthorizationRedirect?>(nil)
 
     func set(_ value: AuthorizationRedirect) { redirect.withLock { $0 = value } }
 

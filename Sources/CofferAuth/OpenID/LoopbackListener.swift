@@ -1,8 +1,8 @@
+import Coffer
 import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
 
 /// A one-shot HTTP listener on 127.0.0.1 at a random port, for the redirect of a browser login
 /// (RFC 8252 §7.3): `http://127.0.0.1:PORT/callback`.
@@ -26,7 +26,7 @@ final class LoopbackListener: Sendable {
     let port: Int
     private let channel: any Channel
     private let judge: @Sendable ([URLQueryItem]) -> Verdict
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var outcome: Result<String, AuthError>?
@@ -154,7 +154,7 @@ final class LoopbackListener: Sendable {
 
 /// Lets the channel handlers reach the listener, which exists only once the port is bound.
 private final class ListenerBox: Sendable {
-    let listener = Mutex<LoopbackListener?>(nil)
+    let listener = Locked<LoopbackListener?>(nil)
 }
 
 /// Answers each request on a connection, then closes the connection.

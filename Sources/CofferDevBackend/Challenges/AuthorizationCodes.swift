@@ -1,5 +1,5 @@
+import Coffer
 import Foundation
-import Synchronization
 
 /// Authorization codes: issued by the authorization endpoints, exchanged once at the token
 /// endpoints (RFC 6749 §4.1.2, §4.1.3).
@@ -19,7 +19,7 @@ final class AuthorizationCodes: Sendable {
         var session: String? = nil
     }
 
-    private let codes = Mutex<[String: Grant]>([:])
+    private let codes = Locked<[String: Grant]>([:])
 
     /// Issues a code for `grant`, and forgets the codes that expired unused by `now`.
     func issue(_ grant: Grant, now: Date) -> String {

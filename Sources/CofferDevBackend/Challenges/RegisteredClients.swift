@@ -1,7 +1,7 @@
+import Coffer
 import CofferAuth
 import CryptoExtras
 import Foundation
-import Synchronization
 
 /// The clients that registered with the MobileFirst runtime or the MCA authorization server:
 /// each one's public key (what its signatures are checked with), the data it registered, and
@@ -19,7 +19,7 @@ final class RegisteredClients: Sendable {
         var checks: [String: CheckState] = [:]
     }
 
-    private let clients = Mutex<[String: Client]>([:])
+    private let clients = Locked<[String: Client]>([:])
 
     /// Registers a new client of `server` with its public key and data; returns its id.
     func register(_ server: Server, key: _RSA.Signing.PublicKey, data: JSONValue) -> String {

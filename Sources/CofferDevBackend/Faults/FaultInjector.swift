@@ -1,3 +1,4 @@
+import Coffer
 import Synchronization
 
 /// The faults armed on each endpoint. Each one is used for a number of requests, then disarms.
@@ -7,7 +8,7 @@ public final class FaultInjector: Sendable {
         var remaining: Int
     }
 
-    private let armed = Mutex<[FaultEndpoint: Armed]>([:])
+    private let armed = Locked<[FaultEndpoint: Armed]>([:])
     private let released = Atomic<Bool>(false)
 
     init() {}

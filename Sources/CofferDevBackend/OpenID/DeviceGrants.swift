@@ -1,5 +1,5 @@
+import Coffer
 import Foundation
-import Synchronization
 
 /// Device authorizations in progress (RFC 8628): a device code polled by the client and a user
 /// code the user approves or denies.
@@ -44,7 +44,7 @@ final class DeviceGrants: Sendable {
         case decided, unknown, expired, alreadyDecided
     }
 
-    private let grants = Mutex<[String: Grant]>([:])
+    private let grants = Locked<[String: Grant]>([:])
 
     /// Starts a device authorization.
     func start(clientID: String, scope: [String], now: Date, lifetime: TimeInterval, interval: Int) -> Grant {

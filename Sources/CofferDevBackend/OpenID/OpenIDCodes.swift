@@ -1,5 +1,5 @@
+import Coffer
 import Foundation
-import Synchronization
 
 /// The OpenID provider's authorization codes (RFC 6749 §4.1.2, RFC 7636): single use, bound to
 /// the client, the redirect URI and the PKCE challenge.
@@ -32,7 +32,7 @@ final class OpenIDCodes: Sendable {
         var family: String?
     }
 
-    private let codes = Mutex<[String: Entry]>([:])
+    private let codes = Locked<[String: Entry]>([:])
 
     /// How long a used code is remembered, to recognise a replay.
     private static let memory: TimeInterval = 3600

@@ -1,5 +1,5 @@
+import Coffer
 import Foundation
-import Synchronization
 
 /// Refresh tokens (RFC 6749 §6), in families: every login starts one, every refresh rotates
 /// it (the new token replaces the old), and presenting a token that was already rotated away
@@ -39,7 +39,7 @@ final class RefreshTokens: Sendable {
         var tokens: [String: Entry] = [:]
     }
 
-    private let store = Mutex(Store())
+    private let store = Locked(Store())
 
     /// Starts a family and returns its id and first token.
     func start(

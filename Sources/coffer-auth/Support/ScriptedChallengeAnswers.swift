@@ -1,18 +1,18 @@
+import Coffer
 import CofferAuth
 import CofferCommandLine
 import Foundation
-import Synchronization
 
 /// The answers of `--answers-json-fd N`: a JSON object mapping a security check or realm to a
 /// list of answers, used in order; when a list runs out, the challenge is cancelled.
 final class ScriptedChallengeAnswers: ChallengeAnswerSource {
-    private let remaining: Mutex<[String: [JSONValue]]>
+    private let remaining: Locked<[String: [JSONValue]]>
 
     /// The checks and realms the script answers for.
     let checks: Set<String>
 
     init(_ answers: [String: [JSONValue]]) {
-        remaining = Mutex(answers)
+        remaining = Locked(answers)
         checks = Set(answers.keys)
     }
 
