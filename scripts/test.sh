@@ -18,8 +18,10 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
     exit 1
 fi
 
-# The manual pages, generated and checked (make man).
+# The manual pages, generated and checked (make man), and every library's DocC documentation
+# with no warnings (make docs): both fail on a broken page or link.
 scripts/man.sh
+scripts/docs.sh
 
 # The fuzz targets' committed corpus, replayed through the parsers (docs/security.md, Fuzzing).
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus

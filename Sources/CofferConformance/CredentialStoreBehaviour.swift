@@ -1,4 +1,4 @@
-/// One behaviour every ``Coffer/CredentialStore`` must show, checked by
+/// One behaviour every Coffer `CredentialStore` must show, checked by
 /// ``CredentialStoreConformanceTests``.
 public enum CredentialStoreBehaviour: String, CaseIterable, Sendable {
     /// Text secrets, labels, comments and custom attributes come back as stored.
@@ -9,7 +9,7 @@ public enum CredentialStoreBehaviour: String, CaseIterable, Sendable {
     case unicodeRoundTrip
     /// An empty secret is stored and reads as empty, not as absent.
     case emptySecret
-    /// A secret of exactly ``Coffer/Limits/maxSecretBytes`` round-trips; one byte more is refused.
+    /// A secret of exactly `Limits.maxSecretBytes` round-trips; one byte more is refused.
     case maximumSizeSecret
     /// Setting an item again replaces its secret and all its metadata, keeps `created`, advances `modified`.
     case replaceKeepsCreated
@@ -21,7 +21,7 @@ public enum CredentialStoreBehaviour: String, CaseIterable, Sendable {
     case queries
     /// `removeAll(matching:)` removes exactly what the query selects and counts it.
     case removeAll
-    /// Values past ``Coffer/Limits`` fail with typed errors and store nothing.
+    /// Values past Coffer's `Limits` fail with typed errors and store nothing.
     case limits
     /// Internet passwords keep their attributes and are distinct from generic passwords.
     case internetPasswords

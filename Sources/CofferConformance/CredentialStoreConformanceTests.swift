@@ -2,7 +2,7 @@ import Coffer
 import Foundation
 import XCTest
 
-/// One XCTest suite of the behaviours every ``Coffer/CredentialStore`` shares: Coffer runs it
+/// One XCTest suite of the behaviours every Coffer `CredentialStore` shares: Coffer runs it
 /// over the vault, the Secret Service and the in-memory store, and you can run it over your own.
 ///
 /// Subclass it, return a store from ``makeStore()``, and declare the test that runs the suite.

@@ -82,9 +82,9 @@ public final class DevBackend: Sendable {
 
     private func url(_ path: String) -> URL { baseURL.appendingPathComponent(String(path.dropFirst())) }
 
-    /// The MobileFirst runtime of this server, for a ``ChallengeClient``.
+    /// The MobileFirst runtime of this server, for a CofferAuth `ChallengeClient`.
     public var mobileFirstServer: ChallengeServer { .mobileFirst(baseURL, runtime: configuration.mobileFirst.runtime) }
-    /// The Mobile Client Access application of this server, for a ``ChallengeClient``.
+    /// The Mobile Client Access application of this server, for a CofferAuth `ChallengeClient`.
     public var clientAccessServer: ChallengeServer { .mobileClientAccess(route: baseURL, tenantID: configuration.clientAccess.tenantID) }
 
     /// A MobileFirst resource: `protected` (scope `UserLogin`), `balance` (`PinCodeAttempts`),
@@ -93,7 +93,7 @@ public final class DevBackend: Sendable {
     /// `GET /mca/protected`, behind the MCA realm.
     public var clientAccessProtectedURL: URL { url(ClientAccessConfiguration.protectedPath) }
 
-    /// A ``MobileBackend`` for this server: OAuth with its first client (by name), or HTTP Basic.
+    /// A CofferAuth `MobileBackend` for this server: OAuth with its first client (by name), or HTTP Basic.
     public func mobileBackend(oauth: Bool = true, tokenExchange: TokenExchangeForm = .omc, version: String? = nil) -> MobileBackend {
         let client = configuration.clients.min { $0.key < $1.key }
         let authentication: AuthenticationType = if oauth, let client {

@@ -41,8 +41,12 @@ public actor Authorization {
 
     /// A facade for `backend` that keeps its session in `keychain`.
     ///
-    /// - Parameter httpClient: The client to send requests with. The default follows no
-    ///   redirects, so credentials never go to another host.
+    /// - Parameters:
+    ///   - backend: The mobile backend: its URL, id and authentication.
+    ///   - keychain: Where the session is stored.
+    ///   - configuration: The facade's policies.
+    ///   - httpClient: The client to send requests with. The default follows no redirects, so
+    ///     credentials never go to another host.
     public init(
         backend: MobileBackend, keychain: Keychain, configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient

@@ -27,7 +27,7 @@ extension Authorization {
         /// How long a renewal waits for another process that is renewing the same session. Default: 60 s.
         public var refreshLockTimeout: Duration
         /// The folder of the lock files that make renewals single-flight across processes
-        /// (default: ``RuntimeFolder``'s `locks`).
+        /// (default: the `locks` folder of Coffer's `RuntimeFolder`).
         public var refreshLockFolder: URL?
         /// Whether credentials and tokens may go over plain HTTP to a host that is not loopback.
         /// Default: `false`, and every such request is refused with ``AuthError/invalidRequest(reason:)``

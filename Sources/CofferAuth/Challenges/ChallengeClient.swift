@@ -23,8 +23,12 @@ public final class ChallengeClient: Sendable {
 
     /// A client of `server` that keeps its registration and tokens in `keychain`.
     ///
-    /// - Parameter httpClient: The client to send requests with. It must not follow redirects
-    ///   (the default does not): the authorization code comes in a redirect's `Location`.
+    /// - Parameters:
+    ///   - server: The MobileFirst or Mobile Client Access server.
+    ///   - keychain: Where the client's registration, key and tokens are stored.
+    ///   - configuration: The client's policies.
+    ///   - httpClient: The client to send requests with. It must not follow redirects (the
+    ///     default does not): the authorization code comes in a redirect's `Location`.
     public init(
         server: ChallengeServer, keychain: Keychain, configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient

@@ -52,8 +52,10 @@ extension OpenIDClient {
 
     /// Starts a browser login: listens on 127.0.0.1 at a random port and returns the URL to open.
     ///
-    /// - Parameter apiOrigins: Where the access token may be sent (``send(_:)``); default the
-    ///   issuer's origin.
+    /// - Parameters:
+    ///   - scope: The scopes to ask for, separated by spaces.
+    ///   - apiOrigins: Where the access token may be sent (``send(_:)``); default the issuer's
+    ///     origin.
     public func startBrowserLogin(scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = []) async throws(AuthError) -> BrowserLogin {
         guard let endpoint = provider.authorizationEndpoint else {
             throw .invalidRequest(reason: "the provider has no authorization endpoint; use the device flow")

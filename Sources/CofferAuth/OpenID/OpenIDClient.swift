@@ -54,8 +54,12 @@ public actor OpenIDClient {
     /// A client of `provider` that keeps its session in `store`.
     ///
     /// - Parameters:
+    ///   - provider: The provider, discovered or with its endpoints given.
+    ///   - clientID: The client id the provider registered.
     ///   - clientSecret: For a confidential client only; native apps are public clients.
+    ///   - store: Where the session is stored.
     ///   - profile: 1 to 64 letters, digits, `.`, `_` or `-`: several logins to one provider.
+    ///   - configuration: The client's policies.
     ///   - httpClient: It must not follow redirects (the default does not).
     public init(
         provider: OpenIDProvider, clientID: String, clientSecret: String? = nil, store: any CredentialStore,
