@@ -44,6 +44,11 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertTrue(list.stdoutText.contains("bob") && list.stdoutText.contains("ada"), list.stdoutText)
         XCTAssertEqual(try coffer(["delete", "mail", "ada"], environment: noCredential).status, 0)
 
+        // coffer-auth's commands read their sessions through the agent too: "not logged in"
+        // (4), where without the agent they would stop at "no passphrase" (2).
+        let status = try coffer(["status", "--profile", "work"], environment: noCredential)
+        XCTAssertEqual(status.status, 4, status.stderrText)
+
         let direct = try coffer(["get", "mail", "bob", "--no-agent"])
         XCTAssertEqual(direct.stdoutText, "second", "the agent wrote the vault file itself")
         assertFailure(try coffer(["get", "mail", "bob", "--no-agent"], environment: noCredential), status: 2,

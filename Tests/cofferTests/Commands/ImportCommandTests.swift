@@ -47,6 +47,20 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(set.status, 0, set.stderrText)
     }
 
+    /// With the vault held by the agent, `import` writes through the agent: no credential is
+    /// needed, and the agent's copy is what a direct read then finds.
+    func testImportGoesThroughTheAgentThatHoldsTheVault() throws {
+        try initVault()
+        try secretToolStore("erin", "e-secret")
+        XCTAssertEqual(try coffer(["agent", "start"]).status, 0)
+        defer { _ = try? coffer(["agent", "stop"]) }
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        let imported = try coffer(["import", "--from", "secret-service", "--service", service], environment: ["COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(imported.status, 0, imported.stderrText)
+        XCTAssertTrue(imported.stdoutText.hasPrefix("copied\tgeneric\t\(service)\terin\n"), imported.stdoutText)
+        XCTAssertEqual(try coffer(["get", service, "erin", "--no-agent"]).stdoutText, "e-secret")
+    }
+
     func testImportCopiesOnceReportsSkipsAndLeavesTheOriginals() throws {
         try initVault()
         try secretToolStore("alice", "a-secret")
