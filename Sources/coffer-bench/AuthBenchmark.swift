@@ -9,8 +9,6 @@ import Logging
 /// the cost of an authorized request over the same raw HTTP request, against the in-process
 /// dev backend on 127.0.0.1.
 enum AuthBenchmark {
-    static let callers = 100
-    static let rounds = 20
     static let requests = ProcessInfo.processInfo.environment["COFFER_BENCH_REQUESTS"].flatMap(Int.init) ?? 2_000
     static let warmup = 200
 
@@ -28,7 +26,9 @@ enum AuthBenchmark {
                 configuration: Authorization.Configuration(now: { clock.now }, logger: logger))
             let user = DevBackend.Configuration.defaultUser
             try await auth.authenticate(userName: user.name, password: user.password)
-            try await singleFlight(auth, backend: backend, clock: clock)
+            try await SingleFlightRounds.run(
+                title: "Single-flight", requests: "token requests", backend: backend, clock: clock,
+                count: { backend.statistics.tokenRequests }, token: { try await auth.authorizationHeaders().authorization })
             try await overhead(auth, backend: backend)
         } catch {
             await backend.stop()
@@ -38,32 +38,6 @@ enum AuthBenchmark {
         await backend.stop()
         try? FileManager.default.removeItem(at: folder)
         try await OpenIDBenchmark.run()
-    }
-
-    /// Each round: the token expires, then `callers` tasks ask for headers at once.
-    static func singleFlight(_ auth: Authorization, backend: DevBackend, clock: ManualClock) async throws {
-        var perRound: [Int] = []
-        var durations: [Double] = []
-        for _ in 0..<rounds {
-            clock.advance(by: backend.configuration.tokenLifetime + 1)
-            let before = backend.statistics.tokenRequests
-            let started = ContinuousClock.now
-            let headers = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<callers { group.addTask { try await auth.authorizationHeaders().authorization } }
-                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-            }
-            durations.append(Measurement.microseconds(ContinuousClock.now - started))
-            guard headers.count == 1 else { throw BenchmarkFailure("callers got \(headers.count) different tokens") }
-            perRound.append(backend.statistics.tokenRequests - before)
-        }
-        print("### Single-flight: \(callers) concurrent callers with an expired token, \(rounds) rounds\n")
-        print("| token requests per round | rounds | median time for all \(callers) callers |")
-        print("|---:|---:|---:|")
-        for (count, occurrences) in Dictionary(grouping: perRound, by: { $0 }).sorted(by: { $0.key < $1.key }) {
-            print("| \(count) | \(occurrences.count) | \(Measurement.format(Measurement.median(durations))) |")
-        }
-        print("\nexpected: exactly 1 token request in every round\n")
-        guard perRound.allSatisfy({ $0 == 1 }) else { throw BenchmarkFailure("a round made other than one token request: \(perRound)") }
     }
 
     /// An authorized `GET /protected` through the facade against the same request sent raw with

@@ -9,8 +9,6 @@ import Logging
 /// expired access token, and what a refresh through `OpenIDClient` costs over the bare token
 /// POST it makes, against the in-process dev backend's OpenID provider on 127.0.0.1.
 enum OpenIDBenchmark {
-    static let callers = 100
-    static let rounds = 20
     static let refreshes = ProcessInfo.processInfo.environment["COFFER_BENCH_REFRESHES"].flatMap(Int.init) ?? 500
     static let warmup = 50
     static let clientID = OpenIDClientRegistration.native.id
@@ -34,7 +32,9 @@ enum OpenIDBenchmark {
             let provider = try await OpenIDProvider.discover(issuer: backend.issuer, configuration: clientConfiguration)
             let client = OpenIDClient(provider: provider, clientID: clientID, store: vault, configuration: clientConfiguration)
             try await logIn(client, backend: backend)
-            try await singleFlight(client, backend: backend, clock: clock)
+            try await SingleFlightRounds.run(
+                title: "OpenID single-flight", requests: "refresh requests", backend: backend, clock: clock,
+                count: { backend.statistics.refreshRequests }, token: { try await client.accessToken().value })
             let durable = try await refreshCost(client, backend: backend, clock: clock)
             let inMemory = OpenIDClient(
                 provider: provider, clientID: clientID, store: InMemoryStore(), profile: "in-memory", configuration: clientConfiguration)
@@ -52,32 +52,6 @@ enum OpenIDBenchmark {
             throw error
         }
         await backend.stop()
-    }
-
-    /// Each round: the access token expires, then `callers` tasks ask for it at once.
-    static func singleFlight(_ client: OpenIDClient, backend: DevBackend, clock: ManualClock) async throws {
-        var perRound: [Int] = []
-        var durations: [Double] = []
-        for _ in 0..<rounds {
-            clock.advance(by: backend.configuration.tokenLifetime + 1)
-            let before = backend.statistics.refreshRequests
-            let started = ContinuousClock.now
-            let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<callers { group.addTask { try await client.accessToken().value } }
-                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-            }
-            durations.append(Measurement.microseconds(ContinuousClock.now - started))
-            guard tokens.count == 1 else { throw BenchmarkFailure("callers got \(tokens.count) different access tokens") }
-            perRound.append(backend.statistics.refreshRequests - before)
-        }
-        print("### OpenID single-flight: \(callers) concurrent callers with an expired access token, \(rounds) rounds\n")
-        print("| refresh requests per round | rounds | median time for all \(callers) callers |")
-        print("|---:|---:|---:|")
-        for (count, occurrences) in Dictionary(grouping: perRound, by: { $0 }).sorted(by: { $0.key < $1.key }) {
-            print("| \(count) | \(occurrences.count) | \(Measurement.format(Measurement.median(durations))) |")
-        }
-        print("\nexpected: exactly 1 refresh request in every round\n")
-        guard perRound.allSatisfy({ $0 == 1 }) else { throw BenchmarkFailure("a round made other than one refresh request: \(perRound)") }
     }
 
     /// `accessToken()` with an expired access token (lock file, reading the session, the POST,
@@ -132,19 +106,12 @@ enum OpenIDBenchmark {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-        let body = form.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
-        request.body = .bytes(.init(string: body))
+        request.body = .bytes(.init(string: FormEncoding.encode(form)))
         let response = try await Authorization.defaultHTTPClient.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 1 << 20)
         guard response.status.code == 200, let object = try JSONSerialization.jsonObject(with: Data(buffer: bytes)) as? [String: Any] else {
             throw BenchmarkFailure("\(url.path) answered \(response.status.code)")
         }
         return object
-    }
-
-    private static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }

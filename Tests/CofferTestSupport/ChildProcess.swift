@@ -164,23 +164,22 @@ public final class ChildProcess: Sendable {
     /// ``ChildProcessError/timedOut(stderr:)`` when they do not come in time, or at once when
     /// stdout closes first (the process ended), with the process's stderr either way.
     public func lines(_ count: Int, timeout: Duration) throws -> [String] {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let lines = stdout.lines
-            if lines.count >= count { return Array(lines.prefix(count)) }
-            if stdout.isClosed, stdout.lines.count < count { throw ChildProcessError.endedEarly(stderr: stderr.text) }
-            usleep(5_000)
-        }
-        throw ChildProcessError.timedOut(stderr: stderr.text)
+        try firstLines(count, of: stdout, timeout: timeout)
     }
 
     /// The first `count` lines the process writes on stderr, waiting up to `timeout`.
     public func errorLines(_ count: Int, timeout: Duration) throws -> [String] {
+        try firstLines(count, of: stderr, timeout: timeout)
+    }
+
+    private func firstLines(_ count: Int, of stream: Collector, timeout: Duration) throws -> [String] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let lines = stderr.lines
+            // Closed first, then read: lines that came just before the close still count.
+            let closed = stream.isClosed
+            let lines = stream.lines
             if lines.count >= count { return Array(lines.prefix(count)) }
-            if stderr.isClosed { throw ChildProcessError.endedEarly(stderr: stderr.text) }
+            if closed { throw ChildProcessError.endedEarly(stderr: stderr.text) }
             usleep(5_000)
         }
         throw ChildProcessError.timedOut(stderr: stderr.text)

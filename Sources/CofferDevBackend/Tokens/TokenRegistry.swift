@@ -21,11 +21,7 @@ final class TokenRegistry: Sendable {
     /// Revokes every token issued to `clientID` (an MCA logout). Returns how many were revoked.
     @discardableResult
     func revokeAll(of clientID: String) -> Int {
-        tokens.withLock { tokens in
-            let matching = tokens.filter { $0.value.clientID == clientID && !$0.value.revoked }.keys
-            for value in matching { tokens[value]?.revoked = true }
-            return matching.count
-        }
+        revokeAll { $0.clientID == clientID }
     }
 
     /// The token, if it was issued, is not revoked and has not expired at `now`.
@@ -40,11 +36,7 @@ final class TokenRegistry: Sendable {
     /// logout). Returns how many were revoked.
     @discardableResult
     func revokeAll(of clientID: String, scopeContaining element: String) -> Int {
-        tokens.withLock { tokens in
-            let matching = tokens.filter { $0.value.clientID == clientID && $0.value.scope.contains(element) && !$0.value.revoked }.keys
-            for value in matching { tokens[value]?.revoked = true }
-            return matching.count
-        }
+        revokeAll { $0.clientID == clientID && $0.scope.contains(element) }
     }
 
     /// Revokes the token if `clientID` may (it was issued to that client, or to no client).
@@ -61,8 +53,13 @@ final class TokenRegistry: Sendable {
     /// Revokes every token of a refresh-token family. Returns how many were revoked.
     @discardableResult
     func revokeFamily(_ family: String) -> Int {
+        revokeAll { $0.family == family }
+    }
+
+    /// Revokes every token not yet revoked that `matches`. Returns how many were revoked.
+    private func revokeAll(where matches: (IssuedToken) -> Bool) -> Int {
         tokens.withLock { tokens in
-            let matching = tokens.filter { $0.value.family == family && !$0.value.revoked }.keys
+            let matching = tokens.filter { !$0.value.revoked && matches($0.value) }.keys
             for value in matching { tokens[value]?.revoked = true }
             return matching.count
         }

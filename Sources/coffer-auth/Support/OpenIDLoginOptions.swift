@@ -49,15 +49,16 @@ struct OpenIDLoginOptions: ParsableArguments {
     var usesBrowser: Bool {
         if browser { return true }
         if device { return false }
-        let environment = ProcessInfo.processInfo.environment
-        return environment["DISPLAY"].map { !$0.isEmpty } ?? false || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
+        return Self.hasDisplay
     }
 
     /// Whether a browser may be opened: a display, and no --no-open.
-    var opensBrowser: Bool {
+    var opensBrowser: Bool { !noOpen && Self.hasDisplay }
+
+    /// Whether $DISPLAY or $WAYLAND_DISPLAY names a display.
+    private static var hasDisplay: Bool {
         let environment = ProcessInfo.processInfo.environment
-        let display = environment["DISPLAY"].map { !$0.isEmpty } ?? false || environment["WAYLAND_DISPLAY"].map { !$0.isEmpty } ?? false
-        return !noOpen && display
+        return ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
     }
 
     /// The provider: from discovery unless --token-endpoint is given, with the endpoints given here

@@ -26,9 +26,7 @@ final class OAuthInteropTests: XCTestCase {
 
     override func setUp() async throws {
         guard let python = Self.pythonWithOAuthlib() else {
-            let message = "python3 with oauthlib is missing: run scripts/bootstrap.sh test"
-            if ProcessInfo.processInfo.environment["COFFER_STRICT_TESTS"] == "1" { XCTFail(message) }
-            throw XCTSkip(message)
+            throw MissingPrerequisite.error("python3 with oauthlib is missing: run scripts/bootstrap.sh test")
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/oauthlib_server.py")

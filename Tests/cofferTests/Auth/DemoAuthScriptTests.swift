@@ -33,25 +33,25 @@ final class DemoAuthScriptTests: XCTestCase {
     /// Ctrl-C in the middle of the demo (SIGINT to its process group, as a terminal sends it)
     /// stops the demo and the dev backend it started, although background jobs ignore SIGINT.
     func testInterruptedDemoLeavesNoProcess() throws {
-        let demo = try ChildProcess.start("/bin/bash", [script], environment: environment, newProcessGroup: true)
-        XCTAssertTrue(waitForDevBackend(timeout: .seconds(30)), "the demo did not start its dev backend")
-        demo.killGroup(SIGINT)
-        let output = try demo.wait(timeout: .seconds(30))
-        XCTAssertNotEqual(output.status, 0, "an interrupted demo does not report success")
-        assertNoProcessLeft()
+        try assertStoppedDemoLeavesNoProcess("SIGINT to the group") { $0.killGroup(SIGINT) }
     }
 
     /// SIGTERM or SIGHUP to the script alone (as `kill` or a closed terminal sends them): its
     /// trap stops the dev backend, which got no signal itself.
     func testTerminatedOrHungUpDemoLeavesNoProcess() throws {
-        for signal in [SIGTERM, SIGHUP] {
-            let demo = try ChildProcess.start("/bin/bash", [script], environment: environment, newProcessGroup: true)
-            XCTAssertTrue(waitForDevBackend(timeout: .seconds(30)), "the demo did not start its dev backend")
-            demo.kill(signal)
-            let output = try demo.wait(timeout: .seconds(30))
-            XCTAssertNotEqual(output.status, 0, "signal \(signal): a stopped demo does not report success")
-            assertNoProcessLeft()
-        }
+        try assertStoppedDemoLeavesNoProcess("SIGTERM to the script") { $0.kill(SIGTERM) }
+        try assertStoppedDemoLeavesNoProcess("SIGHUP to the script") { $0.kill(SIGHUP) }
+    }
+
+    /// Starts the demo, waits until its dev backend runs, stops the demo with `stop`, and checks
+    /// that it reports failure and leaves no process behind.
+    private func assertStoppedDemoLeavesNoProcess(_ how: String, stop: (ChildProcess) -> Void) throws {
+        let demo = try ChildProcess.start("/bin/bash", [script], environment: environment, newProcessGroup: true)
+        XCTAssertTrue(waitForDevBackend(timeout: .seconds(30)), "\(how): the demo did not start its dev backend")
+        stop(demo)
+        let output = try demo.wait(timeout: .seconds(30))
+        XCTAssertNotEqual(output.status, 0, "\(how): a stopped demo does not report success")
+        assertNoProcessLeft()
     }
 
     /// A demo that fails half-way (here its `coffer login` fails) still stops its dev backend.
