@@ -64,7 +64,7 @@ extension Authorization {
             do {
                 reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
                     .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
-            } catch .invalidCredentials {
+            } catch let error where error.refusesRefreshToken {
                 throw try endSession()
             }
         } else if let credentials = session.basicCredentials {

@@ -8,9 +8,10 @@ extension OpenIDClient {
     /// processes take turns on a lock file, each reading the stored session again once it has
     /// the lock, so one refresh token is never spent twice. A rotated refresh token is stored
     /// before the new access token is returned. When the provider refuses the refresh token
-    /// (`invalid_grant`), the session is cleared and this throws
-    /// ``AuthError/reauthenticationRequired``; a network failure throws its transient error
-    /// (``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
+    /// (`invalid_grant`, or any 400 or 401 without an error that blames the request), the
+    /// session is cleared and this throws ``AuthError/reauthenticationRequired``; a 5xx or a
+    /// network failure throws its transient error (``AuthError/serverError(status:)``,
+    /// ``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
     public func accessToken() async throws(AuthError) -> AccessToken {
         guard let session = try session() else { throw .notAuthenticated }
         if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken,
@@ -71,9 +72,7 @@ extension OpenIDClient {
         do {
             reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
                 .send(to: provider.tokenEndpoint, client: credentials, transport: transport)
-        } catch .invalidCredentials {
-            throw try endSession(because: "the provider refused the refresh token")
-        } catch .oauthError(let code, _) where code == "invalid_grant" {
+        } catch let error where error.refusesRefreshToken {
             throw try endSession(because: "the provider refused the refresh token")
         }
         guard epoch == started else { throw .cancelled }

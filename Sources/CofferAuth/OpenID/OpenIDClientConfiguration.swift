@@ -22,6 +22,9 @@ extension OpenIDClient {
         /// The folder of the lock files that make refreshes single-flight across processes.
         /// Default: `$XDG_RUNTIME_DIR/coffer/locks`, else `/tmp/coffer-<uid>/locks` (mode 0700).
         public var lockFolder: URL?
+        /// Where browser logins listen for the redirect: a fixed URI for providers that match
+        /// redirect URIs exactly. Default `nil`: a random port of 127.0.0.1, at `/callback`.
+        public var redirectURI: LoopbackRedirectURI?
         /// Whether tokens may go over plain HTTP to a host that is not loopback (``TransportSecurity``).
         public var allowInsecureHTTP: Bool
         /// The clock that decides expiry.
@@ -40,6 +43,7 @@ extension OpenIDClient {
             loginTimeout: Duration = .seconds(300),
             refreshLockTimeout: Duration = .seconds(60),
             lockFolder: URL? = nil,
+            redirectURI: LoopbackRedirectURI? = nil,
             allowInsecureHTTP: Bool = false,
             now: @escaping @Sendable () -> Date = { Date() },
             sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
@@ -52,6 +56,7 @@ extension OpenIDClient {
             self.loginTimeout = loginTimeout
             self.refreshLockTimeout = refreshLockTimeout
             self.lockFolder = lockFolder
+            self.redirectURI = redirectURI
             self.allowInsecureHTTP = allowInsecureHTTP
             self.now = now
             self.sleep = sleep

@@ -38,7 +38,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
             do {
                 lines.append(try await logOutOfOpenID(name, profile))
             } catch let error as AuthError {
-                failures.append("profile \(name): \(error.description)")
+                failures += Self.failedSteps(error, of: "profile \(TerminalText.escaped(name))")
             }
         }
         // OpenID sessions whose profile settings are gone (another tool's, or damaged) go too, unrevoked.
@@ -50,7 +50,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
         do {
             if let line = try await logOutOfTheBackend(profile, quietly: true) { lines.append(line) }
         } catch let error as AuthError {
-            failures.append(error.description)
+            failures += Self.failedSteps(error, of: "the mobile backend")
         } catch let error as CLIError {
             failures.append(error.message)
         }
@@ -61,7 +61,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
             do {
                 try await client.authorizationManager.logoutAll()
             } catch {
-                failures.append("\(server.url.absoluteString): \(error.description)")
+                failures += Self.failedSteps(error, of: TerminalText.escaped(server.url.absoluteString))
             }
             lines.append("ended the client of \(TerminalText.escaped(server.url.absoluteString))")
         }
@@ -71,6 +71,14 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
         guard failures.isEmpty else {
             throw CLIError(message: "logout incomplete (everything local is removed): " + failures.joined(separator: "; "), exitStatus: 6)
         }
+    }
+
+    /// The steps of one logout that failed, each named once with what it belongs to: an
+    /// incomplete logout lists its own steps, which the summary must not wrap in a second
+    /// "logout incomplete".
+    static func failedSteps(_ error: AuthError, of owner: String) -> [String] {
+        guard case .logoutIncomplete(let steps) = error else { return ["\(owner): \(error.description)"] }
+        return steps.map { "\(owner): \($0.description)" }
     }
 
     /// Logs out of the OpenID login `name` (revoking its tokens) and forgets its settings.

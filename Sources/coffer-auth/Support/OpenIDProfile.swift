@@ -37,8 +37,11 @@ struct OpenIDProfile: Codable {
     }
 
     /// A client of this profile's provider, keeping its session in `store`.
-    func client(profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil) -> OpenIDClient {
-        var configuration = OpenIDClient.Configuration(allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger)
+    func client(
+        profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil,
+        redirectURI: LoopbackRedirectURI? = nil
+    ) -> OpenIDClient {
+        var configuration = OpenIDClient.Configuration(redirectURI: redirectURI, allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger)
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
     }

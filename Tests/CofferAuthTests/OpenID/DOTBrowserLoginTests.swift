@@ -135,3 +135,35 @@ extension DOTBrowserLoginTests {
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
     }
 }
+
+/// A provider that matches the redirect URI exactly, port included: django-oauth-toolkit with a
+/// client whose one redirect URI is `http://localhost:PORT/coffer/callback` (DOT relaxes the
+/// port for 127.0.0.1 and [::1] only, RFC 8252 §7.3).
+final class DOTExactRedirectURITests: XCTestCase {
+    /// With ``OpenIDClient/Configuration/redirectURI`` set to the registered URI the login
+    /// completes; with the default random port DOT refuses the redirect URI and never sends
+    /// the browser back.
+    func testAnExactRedirectURILogsIn() async throws {
+        let port = try LoopbackPort.free()
+        let registered = "http://localhost:\(port)/coffer/callback"
+        let server = try OIDCTestServer.start(OIDCTestServer.Options(extraArguments: ["--exact-redirect-uri", registered]))
+        defer { server.stop() }
+        let fixture = try DOTFixture(server: server)
+        let provider = try await fixture.discover()
+
+        let redirectURI = try LoopbackRedirectURI(registered)
+        let exact = fixture.client(provider, clientID: "coffer-exact", configure: { $0.redirectURI = redirectURI })
+        let (callback, result) = try await fixture.browserLogin(exact)
+        XCTAssertEqual(callback.status, 200)
+        XCTAssertEqual(callback.url.port, port)
+        XCTAssertEqual(try result.get().subject, "1")
+
+        let random = fixture.client(provider, clientID: "coffer-exact")
+        do {
+            _ = try await fixture.browserLogin(random)
+            XCTFail("DOT accepted a redirect URI it does not have registered")
+        } catch let failure as BrowserPlayer.Failure {
+            XCTAssertTrue("\(failure)".lowercased().contains("redirect"), "\(failure)")
+        }
+    }
+}
