@@ -54,9 +54,9 @@ public enum AuthError: Error, Sendable, Hashable {
     case blocked(check: String, retryAfter: Int?)
     /// A challenge came for a security check or realm that has no registered handler.
     case noHandler(check: String)
-    /// The handler did not answer within ``ChallengeClient/Configuration/challengeTimeout``.
+    /// The handler did not answer within ``ClientConfiguration/loginTimeout``.
     case challengeTimeout(check: String)
-    /// The server kept challenging past ``ChallengeClient/Configuration/maxChallengeRounds``.
+    /// The server kept challenging past ``ClientConfiguration/maxChallengeRounds``.
     case tooManyChallengeRounds(check: String)
 
     // OpenID Connect and OAuth 2.0 logins:

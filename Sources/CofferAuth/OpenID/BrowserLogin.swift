@@ -7,7 +7,7 @@ public final class BrowserLogin: Sendable {
     /// The URL to open in the user's browser.
     public let url: URL
     /// The redirect URI sent with the request: `http://127.0.0.1:PORT/callback`, or the
-    /// configuration's ``OpenIDClient/Configuration/redirectURI``.
+    /// configuration's ``ClientConfiguration/redirectURI``.
     public let redirectURI: String
 
     private let client: OpenIDClient
@@ -29,10 +29,10 @@ public final class BrowserLogin: Sendable {
     }
 
     /// Waits for the browser's redirect (up to `timeout`, default the client's
-    /// ``OpenIDClient/Configuration/loginTimeout``), exchanges the code with its PKCE verifier,
+    /// ``ClientConfiguration/loginTimeout``), exchanges the code with its PKCE verifier,
     /// verifies the ID token (issuer, audience, times, nonce, signature) and stores the session
     /// before returning who logged in. Cancelling the task ends the wait.
-    public func complete(timeout: Duration? = nil) async throws(AuthError) -> OpenIDIdentity {
+    public func complete(timeout: Duration? = nil) async throws(AuthError) -> AuthenticatedUser {
         defer { removePage() }
         let code = try await listener.result(timeout: timeout ?? client.configuration.loginTimeout)
         let reply = try await OAuthGrant.authorizationCodeWithPKCE(code: code, redirectURI: redirectURI, codeVerifier: redirect.pkce.verifier)
@@ -70,7 +70,7 @@ extension OpenIDClient {
     public static let defaultScope = "openid profile offline_access"
 
     /// Starts a browser login: listens on 127.0.0.1 at a random port (or at the configuration's
-    /// ``OpenIDClient/Configuration/redirectURI``) and returns the URL to open.
+    /// ``ClientConfiguration/redirectURI``) and returns the URL to open.
     ///
     /// - Parameters:
     ///   - scope: The scopes to ask for, separated by spaces.
@@ -97,7 +97,7 @@ extension OpenIDClient {
     @discardableResult
     public func logInWithBrowser(
         scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = [], opener: BrowserOpener = .defaultBrowser, timeout: Duration? = nil
-    ) async throws(AuthError) -> OpenIDIdentity {
+    ) async throws(AuthError) -> AuthenticatedUser {
         let login = try await startBrowserLogin(scope: scope, apiOrigins: apiOrigins)
         do { try await login.open(with: opener) } catch {
             login.cancel()

@@ -75,12 +75,12 @@ public final class DeviceLogin: Sendable {
     /// Polls the token endpoint at the provider's interval until the user approves: keeps
     /// polling on `authorization_pending`, adds 5 s to the interval on `slow_down`, and ends with
     /// ``AuthError/deviceCodeExpired`` (`expired_token`, or the code's lifetime or the client's
-    /// ``OpenIDClient/Configuration/loginTimeout`` passed), ``AuthError/accessDenied``, or
+    /// ``ClientConfiguration/loginTimeout`` passed), ``AuthError/accessDenied``, or
     /// ``AuthError/authorizationError(code:)``. Cancelling the task stops it. On approval, the
     /// ID token (if any) is verified and the session stored before this returns.
-    public func complete() async throws(AuthError) -> OpenIDIdentity {
+    public func complete() async throws(AuthError) -> AuthenticatedUser {
         let configuration = client.configuration
-        let deadline = min(authorization.expiresAt, configuration.now().addingTimeInterval(TimeInterval(configuration.loginTimeout.components.seconds)))
+        let deadline = min(authorization.expiresAt, configuration.now().addingTimeInterval(configuration.loginTimeout.timeInterval))
         var interval = authorization.interval
         let request = OAuthGrant.deviceCode(authorization.deviceCode).request(to: client.provider.tokenEndpoint, client: client.credentials)
         while true {
@@ -121,7 +121,7 @@ extension OpenIDClient {
     @discardableResult
     public func logInWithDevice(
         scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = [], present: @Sendable (DeviceAuthorization) async -> Void
-    ) async throws(AuthError) -> OpenIDIdentity {
+    ) async throws(AuthError) -> AuthenticatedUser {
         let login = try await startDeviceLogin(scope: scope, apiOrigins: apiOrigins)
         await present(login.authorization)
         return try await login.complete()

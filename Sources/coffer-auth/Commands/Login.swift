@@ -72,7 +72,7 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
             profile: name, store: store, network: root.network, loginTimeout: openID.timeout.map { .seconds($0) },
             redirectURI: redirectURI)
         let apiOrigins = try openID.apiOriginURLs(network: root.network)
-        let identity: OpenIDIdentity
+        let identity: AuthenticatedUser
         if openID.usesBrowser {
             OpenFileLimit.raiseToHardLimit()  // other local users can connect to the listener
             let login = try await client.startBrowserLogin(scope: openID.scope, apiOrigins: apiOrigins)

@@ -82,7 +82,7 @@ struct OpenIDLoginOptions: ParsableArguments {
             provider = OpenIDProvider(issuer: issuer, tokenEndpoint: try url(tokenEndpoint, network))
         } else {
             provider = try await OpenIDProvider.discover(
-                issuer: issuer, configuration: OpenIDClient.Configuration(allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger))
+                issuer: issuer, configuration: AuthProfile.configuration(network: network))
         }
         if let authorizationEndpoint { provider.authorizationEndpoint = try url(authorizationEndpoint, network) }
         if let deviceEndpoint { provider.deviceAuthorizationEndpoint = try url(deviceEndpoint, network) }

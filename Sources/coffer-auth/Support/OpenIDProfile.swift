@@ -41,7 +41,8 @@ struct OpenIDProfile: Codable {
         profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil,
         redirectURI: LoopbackRedirectURI? = nil
     ) -> OpenIDClient {
-        var configuration = OpenIDClient.Configuration(redirectURI: redirectURI, allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger)
+        var configuration = AuthProfile.configuration(network: network)
+        configuration.redirectURI = redirectURI
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
     }

@@ -28,10 +28,10 @@ final class DOTBrowserLoginTests: XCTestCase {
         XCTAssertEqual(callback.parameters["iss"], server.issuer.absoluteString)
         XCTAssertNotNil(callback.parameters["code"])
         XCTAssertEqual(identity.preferredUsername, "coffer")
-        XCTAssertEqual(identity.subject, "1")
+        XCTAssertEqual(identity.id, "1")
         XCTAssertEqual(identity.name, "Coffer Tester")
         XCTAssertNil(identity.email, "the email scope was not asked for")
-        let identityNow = try await client.identity
+        let identityNow = try await client.user
         XCTAssertEqual(identityNow, identity)
 
         let status = try await client.status
@@ -57,7 +57,7 @@ final class DOTBrowserLoginTests: XCTestCase {
         let identity = try await fixture.browserLogin(client, scope: "openid email").result.get()
         XCTAssertEqual(identity.email, "coffer@example.test")
         XCTAssertNil(identity.preferredUsername)
-        XCTAssertEqual(identity.subject, "1")
+        XCTAssertEqual(identity.id, "1")
         try fixture.assertNoPasswordStored()
     }
 
@@ -79,7 +79,7 @@ final class DOTBrowserLoginTests: XCTestCase {
         XCTAssertNil(callback.parameters["iss"], "DOT sends no iss with errors")
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? AuthError, .accessDenied) }
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
-        let identity = try await client.identity
+        let identity = try await client.user
         XCTAssertNil(identity)
     }
 
@@ -156,7 +156,7 @@ final class DOTExactRedirectURITests: XCTestCase {
         let (callback, result) = try await fixture.browserLogin(exact)
         XCTAssertEqual(callback.status, 200)
         XCTAssertEqual(callback.url.port, port)
-        XCTAssertEqual(try result.get().subject, "1")
+        XCTAssertEqual(try result.get().id, "1")
 
         let random = fixture.client(provider, clientID: "coffer-exact")
         do {

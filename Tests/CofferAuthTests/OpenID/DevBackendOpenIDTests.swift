@@ -41,7 +41,7 @@ final class DevBackendOpenIDTests: XCTestCase {
     }
 
     /// A browser login through the dev backend's HTML login form.
-    private func browserLogin(_ client: OpenIDClient) async throws -> (BrowserPlayer.Callback, Result<OpenIDIdentity, AuthError>) {
+    private func browserLogin(_ client: OpenIDClient) async throws -> (BrowserPlayer.Callback, Result<AuthenticatedUser, AuthError>) {
         let login = try await client.startBrowserLogin()
         let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: login.url, redirectURI: login.redirectURI)
         do { return (callback, .success(try await login.complete(timeout: .seconds(10)))) } catch { return (callback, .failure(error)) }
@@ -251,7 +251,7 @@ final class DevBackendOpenIDTests: XCTestCase {
         let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: login.url, redirectURI: login.redirectURI)
         XCTAssertEqual(callback.status, 200)
         let identity = try await login.complete(timeout: .seconds(30))
-        XCTAssertEqual(identity.subject.isEmpty, false)
+        XCTAssertEqual(identity.id.isEmpty, false)
         XCTAssertEqual(held.descriptors.count, 1_100)
     }
 

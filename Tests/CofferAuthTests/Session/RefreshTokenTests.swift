@@ -11,7 +11,7 @@ final class RefreshTokenTests: AuthTestCase {
 
     private func authorization(_ configure: (inout Authorization.Configuration) -> Void = { _ in }) -> Authorization {
         fixture.authorization { configuration in
-            configuration.refreshLockFolder = self.locks.url
+            configuration.lockFolder = self.locks.url
             configure(&configuration)
         }
     }
