@@ -180,19 +180,26 @@ final class AgentCommandTests: CLITestCase {
     }
 
     /// Without $COFFER_AGENT_SOCKET the socket is $XDG_RUNTIME_DIR/coffer/agent.sock, in a
-    /// folder created 0700, else /tmp/coffer-<uid>/agent.sock.
+    /// folder created 0700, else coffer/run/agent.sock in $XDG_STATE_HOME or ~/.local/state
+    /// (before: /tmp/coffer-<uid>/agent.sock).
     func testTheDefaultSocketPath() throws {
         let runtime = folder.file("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false)
         chmod(runtime.path, 0o700)
+        let home = folder.file("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        func status(_ environment: [String: String?]) throws -> ChildProcess.Output {
+            try coffer(["agent", "status", "--json"], environment: environment.merging(["COFFER_AGENT_SOCKET": nil, "HOME": home.path]) { $1 })
+        }
         func socket(_ environment: [String: String?]) throws -> String? {
-            let status = try coffer(["agent", "status", "--json"], environment: environment.merging(["COFFER_AGENT_SOCKET": nil]) { $1 })
-            return (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["socket"] as? String
+            (try JSONSerialization.jsonObject(with: try status(environment).stdout) as? [String: Any])?["socket"] as? String
         }
         XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": runtime.path]), runtime.path + "/coffer/agent.sock")
         let mode = try FileManager.default.attributesOfItem(atPath: runtime.path + "/coffer")[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o700)
-        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil]), "/tmp/coffer-\(getuid())/agent.sock")
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil, "XDG_STATE_HOME": nil]), home.path + "/.local/state/coffer/run/agent.sock")
+        let state = folder.file("state").path
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil, "XDG_STATE_HOME": state]), state + "/coffer/run/agent.sock")
     }
 
     /// A stopped (SIGSTOP) agent is given up on within seconds: the command notes it and
