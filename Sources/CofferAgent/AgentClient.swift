@@ -18,9 +18,12 @@ package struct AgentClient: Sendable {
         let descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         defer { close(descriptor) }
         try checkPeer(descriptor)
-        guard AgentSocket.write(request.message, to: descriptor) else { throw .broken("the agent closed the connection") }
+        // An agent that will not serve this connection (busy) answers and closes at once, maybe
+        // before the request is written: its reply still says why.
+        let written = AgentSocket.write(request.message, to: descriptor)
+        guard written || errno == EPIPE || errno == ECONNRESET else { throw .broken("the agent did not take the request in time") }
         guard let message = AgentSocket.read(from: descriptor) else {
-            throw .broken("the agent did not answer (closed, timed out or sent a malformed reply)")
+            throw .broken(written ? "the agent did not answer (closed, timed out or sent a malformed reply)" : "the agent closed the connection")
         }
         do {
             return try AgentReply(message, to: request)
