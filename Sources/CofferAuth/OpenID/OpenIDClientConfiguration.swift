@@ -20,7 +20,8 @@ extension OpenIDClient {
         /// How long a refresh waits for another process that is refreshing the same session. Default: 60 s.
         public var refreshLockTimeout: Duration
         /// The folder of the lock files that make refreshes single-flight across processes.
-        /// Default: `$XDG_RUNTIME_DIR/coffer/locks`, else `/tmp/coffer-<uid>/locks` (mode 0700).
+        /// Default: `locks` in Coffer's `RuntimeFolder` (`$XDG_RUNTIME_DIR/coffer/locks`, else
+        /// `~/.local/state/coffer/run/locks`; mode 0700).
         public var lockFolder: URL?
         /// Whether tokens may go over plain HTTP to a host that is not loopback (``TransportSecurity``).
         public var allowInsecureHTTP: Bool
