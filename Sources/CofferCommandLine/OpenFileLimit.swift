@@ -1,17 +1,18 @@
 import Glibc
 
-/// The process's limit on open files, which a listener that other local users can connect to
-/// must not run into: the default soft limit (1,024) is far below the hard one.
+/// The process's limit on open files (`RLIMIT_NOFILE`).
 package enum OpenFileLimit {
-    /// Raises the soft limit to the hard limit; returns the limit now in force.
+    /// Raises the soft limit to the hard one, for a server that holds many connections (a soft
+    /// limit of 1024 is common; the hard one is what the administrator allows). Returns the soft
+    /// limit in force afterwards.
     @discardableResult
     package static func raiseToHardLimit() -> Int {
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        guard getrlimit(resource, &limit) == 0 else { return 1024 }
         if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            var raised = rlimit(rlim_cur: limit.rlim_max, rlim_max: limit.rlim_max)
+            if setrlimit(resource, &raised) == 0 { limit = raised }
         }
         return Int(clamping: limit.rlim_cur)
     }

@@ -28,7 +28,8 @@ public struct ClientConfiguration: Sendable {
     /// Default: 60 s.
     public var refreshLockTimeout: Duration
     /// The folder of the lock files that make refreshes single-flight across processes.
-    /// Default `nil`: the `locks` folder of Coffer's `RuntimeFolder` (mode 0700).
+    /// Default `nil`: `locks` in Coffer's `RuntimeFolder` (`$XDG_RUNTIME_DIR/coffer/locks`, else
+    /// `~/.local/state/coffer/run/locks`; mode 0700).
     public var lockFolder: URL?
     /// The store account the session is kept under. Default `nil`: `session` for a mobile
     /// backend, one account per server for a challenge client. OpenID logins are kept per

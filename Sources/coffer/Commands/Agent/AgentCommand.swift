@@ -13,7 +13,8 @@ struct AgentCommand: ParsableCommand {
             `coffer unlock` hands the agent a vault once; later commands use it with no credential. \
             The agent performs the vault operations itself: the vault key never leaves its process. \
             It serves only its own user, on $COFFER_AGENT_SOCKET, else $XDG_RUNTIME_DIR/coffer/agent.sock, \
-            else /tmp/coffer-<uid>/agent.sock. No command starts it for you. docs/agent.md has the protocol.
+            else $XDG_STATE_HOME/coffer/run/agent.sock (~/.local/state/coffer/run/agent.sock). \
+            No command starts it for you. docs/agent.md has the protocol.
             """,
         subcommands: [Start.self, Stop.self, AgentStatus.self])
 
@@ -55,8 +56,10 @@ struct AgentCommand: ParsableCommand {
             let arguments = [executable, "agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
             let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
+            let environment = SecretVariables.environmentWithout().map { strdup($0) } + [nil]
+            defer { environment.forEach { free($0) } }
             var pid: pid_t = 0
-            guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else {
+            guard posix_spawn(&pid, executable, &actions, &attributes, argv, environment) == 0 else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
             }
             for _ in 0..<250 {
@@ -72,11 +75,13 @@ struct AgentCommand: ParsableCommand {
 
         /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own.
         private func serve(path: String) throws {
+            SecretVariables.scrub()
+            OpenFileLimit.raiseToHardLimit()
             let environment = ProcessInfo.processInfo.environment
             let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
             AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
             server.run()
             if !activated { unlink(path) }
@@ -93,7 +98,7 @@ struct AgentCommand: ParsableCommand {
             } catch .noAgent, .stale {
                 throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
             } catch {
-                throw CLIError(message: "\(error)", exitStatus: 69)
+                throw CLIError(error)
             }
             // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
             // the next command finds no agent rather than one on its way out.
@@ -152,6 +157,18 @@ struct AgentCommand: ParsableCommand {
             let pid: Int32?
             let socket: String
             let vaults: [Vault]
+        }
+    }
+}
+
+extension CLIError {
+    /// An agent that cannot be reached: 77 when what answers is not this user's agent (nothing
+    /// was sent to it), else 69.
+    init(_ unreachable: AgentSocket.Unreachable) {
+        if case .untrusted = unreachable {
+            self.init(message: "\(unreachable)", exitStatus: 77)
+        } else {
+            self.init(message: "\(unreachable)", exitStatus: 69)
         }
     }
 }
