@@ -162,7 +162,8 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests",
+            dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferCommandLine", "CofferDevBackend", "CofferTestSupport"],
             exclude: ["Fixtures"]),
     ]
 )

@@ -45,9 +45,7 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
             AgentCommand.self, UnlockCommand.self, LockCommand.self,
-            LoginForward.self, TokenForward.self, StatusForward.self, LogoutForward.self, SSOExchangeForward.self, RequestForward.self,
-            DevBackendForward.self,
-        ])
+        ] + ForwardStubs.all)
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var storeOptions: StoreOptions
@@ -56,9 +54,9 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
     /// Hands a forwarded command (login, dev-backend…) to its executable, else runs the
     /// command here (``CommandLineTool/run(_:arguments:)``).
     static func main() async {
-        if let (executable, arguments) = ForwardedInvocation.target(of: Array(CommandLine.arguments.dropFirst())) {
+        if let invocation = ForwardedInvocation(Array(CommandLine.arguments.dropFirst())) {
             StandardStreams.prepare()
-            do { try executable.replaceProcess(arguments: arguments) } catch { CommandLineTool.fail(error, Self.self) }
+            do { try invocation.run() } catch { CommandLineTool.fail(error, Self.self) }
         }
         await CommandLineTool.run(Self.self)
     }

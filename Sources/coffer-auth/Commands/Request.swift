@@ -5,8 +5,7 @@ import CofferCommandLine
 import Foundation
 
 struct Request: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        abstract: "GET a protected URL and print the body: with the stored login, or answering MobileFirst or MCA challenges.",
+    static let configuration = ForwardedCommands.request.configuration(
         discussion: """
             Without --mobilefirst or --mca-tenant, the request is authorized by the session of \
             `coffer login`: a URL starting with / is taken relative to the backend's base URL, and \
