@@ -153,6 +153,7 @@ enum ErrorCoding {
         case .vaultExists(let path): (14, "", path)
         case .secretServiceUnavailable(let reason): (15, reason, nil)
         case .timeout: (16, "", nil)
+        case .machineKey(let failure): (18, MachineKeyCoding.encode(failure), nil)
         }
     }
 
@@ -177,7 +178,38 @@ enum ErrorCoding {
         case 14: return .vaultExists(path: path ?? "")
         case 15: return .secretServiceUnavailable(reason: text)
         case 16: return .timeout
+        case 18: return MachineKeyCoding.decode(text).map { .machineKey($0) } ?? .storageUnavailable(reason: "the agent: \(text)")
         default: return .storageUnavailable(reason: "the agent: \(text.isEmpty ? "protocol error" : text)")
+        }
+    }
+}
+
+/// ``MachineKeyFailure`` in an error's text: a word for the case, a space, and its detail.
+enum MachineKeyCoding {
+    static func encode(_ failure: MachineKeyFailure) -> String {
+        switch failure {
+        case .systemdCredsMissing: "missing"
+        case .notThisMachine: "elsewhere"
+        case .boundElsewhere: "name"
+        case .tpmUnreachable(let reason): "unreachable " + reason
+        case .timedOut(let seconds): "timeout \(seconds)"
+        case .failed(let reason): "failed " + reason
+        case .serviceCredentialMissing(let name): "credential " + name
+        }
+    }
+
+    static func decode(_ text: String) -> MachineKeyFailure? {
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let detail = parts.count == 2 ? String(parts[1]) : ""
+        switch parts.first {
+        case "missing": return .systemdCredsMissing
+        case "elsewhere": return .notThisMachine
+        case "name": return .boundElsewhere
+        case "unreachable": return .tpmUnreachable(reason: detail)
+        case "timeout": return Int(detail).map { .timedOut(seconds: $0) }
+        case "failed": return .failed(reason: detail)
+        case "credential": return .serviceCredentialMissing(name: detail)
+        default: return nil
         }
     }
 }
