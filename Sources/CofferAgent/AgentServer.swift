@@ -39,6 +39,16 @@ package final class AgentServer: Sendable {
         close(listener)
     }
 
+    /// Holds `vault`, opened at start (`agent start --hold`), until `lock` or stop.
+    package func holdUntilStopped(_ vault: Vault, at path: String) {
+        vaults.hold(vault, at: path, for: nil)
+    }
+
+    /// Notes, for status, that `agent start --hold` could not open the vault at `path`.
+    package func reportHoldFailure(_ message: String, at path: String) {
+        vaults.recordFailure(message, at: path)
+    }
+
     /// Ends ``run()`` within a second; every vault is forgotten.
     package func stop() {
         stopping.withLock { $0 = true }
@@ -70,7 +80,7 @@ package final class AgentServer: Sendable {
     package func handle(_ request: AgentRequest) -> AgentReply {
         switch request {
         case .ping, .status:
-            return .agent(pid: getpid(), vaults: vaults.status)
+            return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures)
         case .stop:
             stop()
             return .done

@@ -1,0 +1,26 @@
+/// A vault that `agent start --hold` could not open, as status reports it: its path and the
+/// one-line reason (never a secret).
+package struct HoldFailure: Sendable, Hashable {
+    package let path: String
+    package let message: String
+
+    package init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `u32be(len) || path || message`.
+    var encoded: [UInt8] {
+        bigEndian(UInt32(path.utf8.count)) + Array(path.utf8) + Array(message.utf8)
+    }
+
+    init?(encoded bytes: [UInt8]) {
+        guard bytes.count >= 4 else { return nil }
+        let pathLength = Int(readUInt32(bytes, at: 0))
+        guard bytes.count - 4 >= pathLength,
+              let path = String(validating: bytes[4..<(4 + pathLength)], as: UTF8.self),
+              let message = String(validating: bytes[(4 + pathLength)...], as: UTF8.self)
+        else { return nil }
+        self.init(path: path, message: message)
+    }
+}
