@@ -17,10 +17,12 @@ struct SystemdCredsSlotOptions: ParsableArguments {
         "The PCRs to bind the TPM2 key to, such as 7 or 0+7 (default: systemd's, PCR 7 on systemd 252).", valueName: "pcrs"))
     var tpm2PCRs: String?
 
-    /// The options for a new slot; `store` gives $COFFER_TPM2_DEVICE and the timeout.
+    /// The options for a new slot; `store` gives the timeout, and $COFFER_TPM2_DEVICE the device
+    /// when none is named and the slot uses a TPM2 (it is no reason to refuse a host-key slot).
     func options(_ store: StoreOptions) throws -> SystemdCredentials.Options {
         var options = store.systemdCredentials
         options.withKey = withKey
+        if withKey == .host { options.tpm2Device = nil }
         if let tpm2Device { options.tpm2Device = tpm2Device }
         if let tpm2PCRs { options.tpm2PCRs = try Self.parsePCRs(tpm2PCRs) }
         return options
