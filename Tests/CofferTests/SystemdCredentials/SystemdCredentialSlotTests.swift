@@ -168,7 +168,31 @@ final class SystemdCredentialSlotTests: XCTestCase {
         XCTAssertThrowsError(try Vault.create(at: folder.file("alone.vault"), with: .systemdCredential()), "never a vault with a machine slot alone")
     }
 
-    func testRotatingTheVaultKeyKeepsTheSlotOpeningAndTheKeyNeverTouchesArguments() throws {
+    func testSystemdCredsGetsTheKeyOnlyThroughItsStandardStreams() throws {
+        let hostKey = try HostKey()
+        useHostKey(hostKey)
+        // The real systemd-creds, behind a wrapper on PATH that records each run's arguments.
+        let tools = folder.file("tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: false)
+        let log = folder.file("arguments.log")
+        let real = try XCTUnwrap(["/usr/bin/systemd-creds", "/bin/systemd-creds"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let wrapper = tools.appendingPathComponent("systemd-creds")
+        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(log.path)'\nexec \(real) \"$@\"\n".write(to: wrapper, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: wrapper.path)
+        setEnvironment("PATH", tools.path + ":/usr/bin:/bin")
+
+        let vault = try folder.makeVault()
+        let slot = try vault.addKeySlot(.systemdCredential(SystemdCredentials.Options(withKey: .host)))
+        try Vault.open(at: vault.url, configuration: .test()).unlock(with: .systemdCredential())
+        let name = "coffer-\(vault.id)-\(slot.id)"
+        XCTAssertEqual(try String(contentsOf: log, encoding: .utf8), """
+            encrypt --name=\(name) --with-key=host - -
+            decrypt --name=\(name) --newline=no - -
+
+            """, "every argument is accounted for: the key is in none of them")
+    }
+
+    func testRotatingTheVaultKeyKeepsTheSlotOpening() throws {
         let hostKey = try HostKey()
         useHostKey(hostKey)
         let vault = try folder.makeVault()
