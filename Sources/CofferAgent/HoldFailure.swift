@@ -9,18 +9,13 @@ package struct HoldFailure: Sendable, Hashable {
         self.message = message
     }
 
-    /// `u32be(len) || path || message`.
+    /// `u32be(len) || path || message`: the pair layout of a query attribute (`AgentRequest.decodePair`).
     var encoded: [UInt8] {
         bigEndian(UInt32(path.utf8.count)) + Array(path.utf8) + Array(message.utf8)
     }
 
     init?(encoded bytes: [UInt8]) {
-        guard bytes.count >= 4 else { return nil }
-        let pathLength = Int(readUInt32(bytes, at: 0))
-        guard bytes.count - 4 >= pathLength,
-              let path = String(validating: bytes[4..<(4 + pathLength)], as: UTF8.self),
-              let message = String(validating: bytes[(4 + pathLength)...], as: UTF8.self)
-        else { return nil }
+        guard let (path, message) = AgentRequest.decodePair(bytes) else { return nil }
         self.init(path: path, message: message)
     }
 }

@@ -28,8 +28,11 @@ public enum SystemdCredentials {
 
     /// What a slot's credential is bound to, as read from the credential's clear header.
     public enum KeySource: Sendable, Hashable, CustomStringConvertible {
+        /// The host key alone.
         case host
+        /// The TPM2 alone.
         case tpm2
+        /// Both the host key and the TPM2.
         case hostAndTPM2
         /// A kind of credential this version of Coffer does not name.
         case unknown
