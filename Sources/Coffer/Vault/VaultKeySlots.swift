@@ -17,8 +17,8 @@ extension Vault {
     /// Secret Service, named by the vault's id and the new slot's number, before the slot is
     /// committed: if the service cannot take it, the call throws and the vault is unchanged.
     /// For ``VaultCredential/systemdCredential(_:)``, `systemd-creds encrypt` seals a random
-    /// key-encryption key inside the slot's transaction; if it fails or times out, the vault
-    /// is unchanged too.
+    /// key-encryption key inside the slot's transaction (other writers wait for it, at most its
+    /// timeout); if it fails or times out, the vault is unchanged too.
     @discardableResult
     public func addKeySlot(_ credential: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) -> KeySlot {
         let opener = try SlotOpener(credential)
