@@ -75,20 +75,20 @@ struct BoundedProcess {
             }
             streams.append(pair)
         }
-        let (inputPair, outputPipe, errorPipe) = (streams[0], streams[1], streams[2])
+        let (inputPair, outputPair, errorPair) = (streams[0], streams[1], streams[2])
         let pid: pid_t
         do {
-            pid = try spawn(path, stdin: inputPair[1], stdout: outputPipe[1], stderr: errorPipe[1])
+            pid = try spawn(path, stdin: inputPair[1], stdout: outputPair[1], stderr: errorPair[1])
         } catch {
-            Self.closeAll(inputPair + outputPipe + errorPipe)
+            Self.closeAll(inputPair + outputPair + errorPair)
             throw error
         }
-        Self.closeAll([inputPair[1], outputPipe[1], errorPipe[1]])
-        let parentEnds = [inputPair[0], outputPipe[0], errorPipe[0]]
+        Self.closeAll([inputPair[1], outputPair[1], errorPair[1]])
+        let parentEnds = [inputPair[0], outputPair[0], errorPair[0]]
         defer { Self.closeAll(parentEnds) }
         for descriptor in parentEnds { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK) }
 
-        var exchange = Exchange(input: inputPair[0], output: outputPipe[0], error: errorPipe[0], outputLimit: outputLimit)
+        var exchange = Exchange(input: inputPair[0], output: outputPair[0], error: errorPair[0], outputLimit: outputLimit)
         var outputLength = 0
         let captured = SecureBytes(count: outputLimit) { buffer in
             outputLength = exchange.run(sending: input, into: buffer, until: deadline)
