@@ -3,7 +3,7 @@
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
-#                                python-keyring, zsh, fish and hyperfine
+#                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -15,7 +15,9 @@ if [ "${1:-build}" = test ]; then
     packages+=(zsh fish)          # the completion scripts are loaded by the shells they are for
     packages+=(hyperfine)         # make bench-cli
     packages+=(mandoc)            # make man (run by make test) checks the pages
-    packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units
+    packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units;
+                                  # systemd-creds seals systemd-creds key slots
+    packages+=(swtpm swtpm-tools tpm2-tools libtss2-tcti-swtpm0)  # a TPM2 emulated on loopback for the TPM2 slot tests
 fi
 
 missing=()

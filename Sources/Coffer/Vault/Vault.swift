@@ -109,9 +109,9 @@ public final class Vault: Sendable {
         CreationLeftovers.removeStale(besides: path)
 
         let opener = try SlotOpener(credential)
-        guard opener.kind != .secretService else {
+        guard opener.kind != .secretService, opener.kind != .systemdCreds else {
             throw .invalidArgument(
-                reason: "create a vault with a passphrase, key file or key, then add a Secret Service slot, so that losing the keyring never loses the vault")
+                reason: "create a vault with a passphrase, key file or key, then add a Secret Service or systemd-creds slot, so that losing the keyring or the machine never loses the vault")
         }
         let keys = VaultKeys.generate()
         let vaultID = RandomBytes.make(VaultFormat.vaultIDLength)
