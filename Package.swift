@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
-// coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
+// coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
+// (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -16,6 +17,9 @@ let package = Package(
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
         .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
+        // git's and docker's credential helpers on the vault.
+        .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
+        .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
@@ -106,6 +110,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
+        .executableTarget(
+            name: "git-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        .executableTarget(
+            name: "docker-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
@@ -160,7 +171,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
             ]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport", "git-credential-coffer", "docker-credential-coffer"],
             exclude: ["Fixtures"]),
     ]
 )
