@@ -3,7 +3,8 @@
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
-#                                python-keyring, zsh, fish and hyperfine
+#                                python-keyring, zsh, fish and hyperfine, git, lighttpd, Debian's docker
+#                                credential helpers and gcc
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -16,6 +17,9 @@ if [ "${1:-build}" = test ]; then
     packages+=(hyperfine)         # make bench-cli
     packages+=(mandoc)            # make man (run by make test) checks the pages
     packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units
+    packages+=(git lighttpd)      # the git credential helper's tests: git over smart HTTP behind lighttpd
+    packages+=(golang-docker-credential-helpers)  # the docker helper's reference: docker-credential-secretservice
+    packages+=(gcc)               # make bench-cli builds git's libsecret credential helper from git's own source
 fi
 
 missing=()

@@ -1,0 +1,134 @@
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// Real git (Debian 12's 2.39) with `git-credential-coffer` as its credential helper, cloning,
+/// pushing and fetching over smart HTTP from `git http-backend` behind lighttpd with HTTP Basic
+/// auth on 127.0.0.1 (``GitHTTPServer``). A `GIT_ASKPASS` script answers git's prompts and logs
+/// each one; a wrapper logs each operation git asks of the helper.
+final class GitOverHTTPTests: CredentialHelperTestCase {
+    private var server: GitHTTPServer?
+    private var asks: URL { folder.file("asks.log") }
+    private var operations: URL { folder.file("operations.log") }
+    private var password: URL { folder.file("password.txt") }
+
+    override func setUpWithError() throws {
+        try initVault()
+        let serverFolder = folder.file("server")
+        try FileManager.default.createDirectory(at: serverFolder, withIntermediateDirectories: false)
+        server = try GitHTTPServer(folder: serverFolder, user: "ada", password: "first password")
+        try Data("first password".utf8).write(to: password)
+        try script("askpass.sh", """
+            #!/bin/sh
+            echo "$1" >> '\(asks.path)'
+            case "$1" in Username*) echo ada ;; *) cat '\(password.path)' ;; esac
+            """)
+        try script("helper.sh", """
+            #!/bin/sh
+            echo "$1" >> '\(operations.path)'
+            exec '\(Self.gitHelperPath)' "$@"
+            """)
+    }
+
+    override func tearDown() {
+        server?.stop()
+        super.tearDown()
+    }
+
+    private func script(_ name: String, _ text: String) throws {
+        let url = folder.file(name)
+        try Data((text + "\n").utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+    }
+
+    /// Runs git with the helper (through the logging wrapper) and the askpass script, and
+    /// returns its result, the prompts it showed and the helper operations it ran, clearing both logs.
+    private func gitWithHelper(
+        _ arguments: [String], in directory: URL? = nil, stdin: String = "", environment: [String: String?] = [:]
+    ) throws -> (output: ChildProcess.Output, asks: [String], operations: [String]) {
+        let configuration = [
+            "credential.helper=", "credential.helper=\(folder.file("helper.sh").path)",
+            "user.name=Ada", "user.email=ada@example.com", "init.defaultBranch=main", "advice.detachedHead=false",
+        ]
+        let output = try git(
+            (directory.map { ["-C", $0.path] } ?? []) + arguments, configuration: configuration, stdin: stdin,
+            environment: environment.merging(["GIT_ASKPASS": folder.file("askpass.sh").path]) { $1 })
+        func drain(_ log: URL) -> [String] {
+            defer { try? FileManager.default.removeItem(at: log) }
+            return ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        return (output, drain(asks), drain(operations))
+    }
+
+    func testTheFirstCloneAsksOnceTheNextNothingAndAChangedPasswordIsErasedThenAskedAgain() throws {
+        let server = try XCTUnwrap(server)
+        let origin = "http://127.0.0.1:\(server.port)"
+
+        let first = try gitWithHelper(["clone", "--quiet", server.repositoryURL, folder.file("first").path])
+        XCTAssertEqual(first.output.status, 0, first.output.stderrText)
+        XCTAssertEqual(first.asks, ["Username for '\(origin)': ", "Password for 'http://ada@127.0.0.1:\(server.port)': "])
+        XCTAssertEqual(first.operations, ["get", "store"])
+        XCTAssertEqual(try coffer(["list"]).stdoutText, "internet\t\(origin)\tada\tgit credential\n")
+
+        let second = try gitWithHelper(["clone", "--quiet", server.repositoryURL, folder.file("second").path])
+        XCTAssertEqual(second.output.status, 0, second.output.stderrText)
+        XCTAssertEqual(second.asks, [], "the stored login answers")
+        XCTAssertEqual(second.operations, ["get", "store"], "git approves a login that worked")
+
+        let clone = folder.file("second")
+        XCTAssertEqual(try gitWithHelper(["commit", "--quiet", "--allow-empty", "-m", "first"], in: clone).output.status, 0)
+        let push = try gitWithHelper(["push", "--quiet", "origin", "HEAD:main"], in: clone)
+        XCTAssertEqual(push.output.status, 0, push.output.stderrText)
+        XCTAssertEqual(push.asks, [])
+
+        try server.setPassword("second password")
+        try Data("second password".utf8).write(to: password)
+        let refused = try gitWithHelper(["fetch", "--quiet"], in: clone)
+        XCTAssertNotEqual(refused.output.status, 0, "the server refused the stored password")
+        XCTAssertEqual(refused.operations, ["get", "erase"])
+        XCTAssertEqual(refused.asks, [], "git 2.39 gives up on a rejected stored login; the next command asks")
+        XCTAssertEqual(try coffer(["list"]).stdoutText, "", "erased")
+
+        let again = try gitWithHelper(["fetch", "--quiet"], in: clone)
+        XCTAssertEqual(again.output.status, 0, again.output.stderrText)
+        XCTAssertEqual(again.asks.count, 2, "asked again: \(again.asks)")
+        XCTAssertEqual(again.operations, ["get", "store"])
+        XCTAssertEqual(try coffer(["get", "--internet", origin, "ada"]).stdoutText, "second password")
+
+        let quiet = try gitWithHelper(["fetch", "--quiet"], in: clone)
+        XCTAssertEqual(quiet.output.status, 0, quiet.output.stderrText)
+        XCTAssertEqual(quiet.asks, [])
+    }
+
+    func testGitCredentialFillApproveAndRejectRoundTrip() throws {
+        let description = "protocol=https\nhost=git.example\n\n"
+        let approved = try gitWithHelper(["credential", "approve"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
+        XCTAssertEqual(approved.output.status, 0, approved.output.stderrText)
+        XCTAssertEqual(approved.operations, ["store"])
+
+        let filled = try gitWithHelper(["credential", "fill"], stdin: description)
+        XCTAssertEqual(filled.output.status, 0, filled.output.stderrText)
+        XCTAssertEqual(filled.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n")
+        XCTAssertEqual(filled.asks, [])
+
+        let rejected = try gitWithHelper(["credential", "reject"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
+        XCTAssertEqual(rejected.output.status, 0, rejected.output.stderrText)
+        XCTAssertEqual(rejected.operations, ["erase"])
+
+        let asked = try gitWithHelper(["credential", "fill"], stdin: description)
+        XCTAssertEqual(asked.output.status, 0, asked.output.stderrText)
+        XCTAssertEqual(asked.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n")
+        XCTAssertEqual(asked.asks.count, 2, "nothing stored any more: git asks")
+    }
+
+    func testGitAsksWhenTheVaultCannotBeUnlocked() throws {
+        let approved = try gitWithHelper(["credential", "approve"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
+        XCTAssertEqual(approved.output.status, 0, approved.output.stderrText)
+        let filled = try gitWithHelper(["credential", "fill"], stdin: "protocol=https\nhost=git.example\n\n", environment: ["COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(filled.output.status, 0, filled.output.stderrText)
+        XCTAssertEqual(filled.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n")
+        XCTAssertEqual(filled.asks.count, 2, "no answer from the helper: git asks")
+        XCTAssertTrue(filled.output.stderrText.contains("git-credential-coffer: cannot use the vault: no passphrase"), filled.output.stderrText)
+        XCTAssertLessThan(filled.output.duration, .seconds(10))
+    }
+}
