@@ -6,7 +6,7 @@ import Foundation
 /// `docker-credential-coffer`: docker's credential helper on a Coffer vault
 /// (`"credsStore": "coffer"` in ~/.docker/config.json).
 @main
-struct DockerCredentialCommand: AsyncParsableCommand, CofferRoot, ReadsDescriptors {
+struct DockerCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
     static let name = "docker-credential-coffer"
 
     static let configuration = CommandConfiguration(
@@ -30,9 +30,6 @@ struct DockerCredentialCommand: AsyncParsableCommand, CofferRoot, ReadsDescripto
 
     @Argument(help: ArgumentHelp("store, get, erase, list or version.", valueName: "action"))
     var action: String
-
-    var promptsOnTerminal: Bool { false }
-    var vaultOptions: VaultOptions? { vault }
 
     static func main() async {
         Terminal.programName = name
@@ -74,9 +71,9 @@ struct DockerCredentialCommand: AsyncParsableCommand, CofferRoot, ReadsDescripto
     }
 
     /// Ends the process for `error` as docker's helpers do: one line on stdout, exit status 1.
-    /// `--help` and `--version` print as usual.
+    /// `--help`, `--version` and the like print as usual.
     static func report(_ error: Error) -> Never {
-        if error is CleanExit || error is ExitCode { CommandLineTool.fail(error, Self.self) }
+        if error is ExitCode || exitCode(for: error) == .success { CommandLineTool.fail(error, Self.self) }
         let message = (error as? CommandFailure)?.message
             ?? "\(Self.message(for: error)) (usage: \(name) [options] <store|get|erase|list|version>)"
         try? StandardStreams.printLine(TerminalText.escaped(message))

@@ -6,7 +6,7 @@ import Foundation
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).
 @main
-struct GitCredentialCommand: AsyncParsableCommand, CofferRoot, ReadsDescriptors {
+struct GitCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
     static let configuration = CommandConfiguration(
         commandName: "git-credential-coffer",
         abstract: "git's credential helper on a Coffer vault: git config --global credential.helper coffer",
@@ -34,9 +34,6 @@ struct GitCredentialCommand: AsyncParsableCommand, CofferRoot, ReadsDescriptors 
 
     @Argument(help: ArgumentHelp("get, store or erase (the credential on stdin), or capability.", valueName: "operation"))
     var operation: String
-
-    var promptsOnTerminal: Bool { false }
-    var vaultOptions: VaultOptions? { vault }
 
     static func main() async {
         Terminal.programName = "git-credential-coffer"

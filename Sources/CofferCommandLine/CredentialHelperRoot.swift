@@ -1,8 +1,14 @@
 import Coffer
 
-extension CofferRoot {
-    /// The vault for git's and docker's credential helpers: through the agent when it holds
-    /// it, else unlocked here without a terminal (``promptsOnTerminal`` is `false` for them). A
+/// The root command of a credential helper (git's, docker's): it takes the vault options, reads
+/// their descriptors first, and never prompts on the terminal, which belongs to git or docker.
+package protocol CredentialHelperRoot: CofferRoot, ReadsDescriptors {}
+
+extension CredentialHelperRoot {
+    package var promptsOnTerminal: Bool { false }
+    package var vaultOptions: VaultOptions? { vault }
+
+    /// The vault: through the agent when it holds it, else unlocked here without a terminal. A
     /// vault that cannot be had is an error saying so, with the reason and its exit status.
     package func credentialHelperStore() throws -> any CredentialStore {
         guard try storeOptions.selectedBackend() == .vault else {
