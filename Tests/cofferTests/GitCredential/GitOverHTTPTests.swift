@@ -100,32 +100,34 @@ final class GitOverHTTPTests: CredentialHelperTestCase {
         XCTAssertEqual(quiet.asks, [])
     }
 
-    func testGitCredentialFillApproveAndRejectRoundTrip() throws {
-        let description = "protocol=https\nhost=git.example\n\n"
-        let approved = try gitWithHelper(["credential", "approve"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
-        XCTAssertEqual(approved.output.status, 0, approved.output.stderrText)
-        XCTAssertEqual(approved.operations, ["store"])
+    /// `git credential ACTION` with `lines` on stdin; its exit status must be 0.
+    private func gitCredential(
+        _ action: String, _ lines: [String], environment: [String: String?] = [:], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (output: ChildProcess.Output, asks: [String], operations: [String]) {
+        let result = try gitWithHelper(["credential", action], stdin: lines.map { $0 + "\n" }.joined() + "\n", environment: environment)
+        XCTAssertEqual(result.output.status, 0, result.output.stderrText, file: file, line: line)
+        return result
+    }
 
-        let filled = try gitWithHelper(["credential", "fill"], stdin: description)
-        XCTAssertEqual(filled.output.status, 0, filled.output.stderrText)
+    private let site = ["protocol=https", "host=git.example"]
+
+    func testGitCredentialFillApproveAndRejectRoundTrip() throws {
+        XCTAssertEqual(try gitCredential("approve", site + ["username=ada", "password=s3cret"]).operations, ["store"])
+
+        let filled = try gitCredential("fill", site)
         XCTAssertEqual(filled.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n")
         XCTAssertEqual(filled.asks, [])
 
-        let rejected = try gitWithHelper(["credential", "reject"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
-        XCTAssertEqual(rejected.output.status, 0, rejected.output.stderrText)
-        XCTAssertEqual(rejected.operations, ["erase"])
+        XCTAssertEqual(try gitCredential("reject", site + ["username=ada", "password=s3cret"]).operations, ["erase"])
 
-        let asked = try gitWithHelper(["credential", "fill"], stdin: description)
-        XCTAssertEqual(asked.output.status, 0, asked.output.stderrText)
+        let asked = try gitCredential("fill", site)
         XCTAssertEqual(asked.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n")
         XCTAssertEqual(asked.asks.count, 2, "nothing stored any more: git asks")
     }
 
     func testGitAsksWhenTheVaultCannotBeUnlocked() throws {
-        let approved = try gitWithHelper(["credential", "approve"], stdin: "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n\n")
-        XCTAssertEqual(approved.output.status, 0, approved.output.stderrText)
-        let filled = try gitWithHelper(["credential", "fill"], stdin: "protocol=https\nhost=git.example\n\n", environment: ["COFFER_PASSPHRASE": nil])
-        XCTAssertEqual(filled.output.status, 0, filled.output.stderrText)
+        _ = try gitCredential("approve", site + ["username=ada", "password=s3cret"])
+        let filled = try gitCredential("fill", site, environment: ["COFFER_PASSPHRASE": nil])
         XCTAssertEqual(filled.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n")
         XCTAssertEqual(filled.asks.count, 2, "no answer from the helper: git asks")
         XCTAssertTrue(filled.output.stderrText.contains("git-credential-coffer: cannot use the vault: no passphrase"), filled.output.stderrText)
