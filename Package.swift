@@ -84,7 +84,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
-        // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
+        // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",
             dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
