@@ -248,7 +248,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(
             locked.stderrText,
             "git-credential-coffer: cannot use the vault: no passphrase: use --passphrase-fd or $COFFER_PASSPHRASE, a key file, or `coffer unlock` with the agent (no prompt here)\n")
-        XCTAssertLessThan(locked.duration, .seconds(5))
+        XCTAssertLessThan(locked.duration, .milliseconds(TestTiming.limit(milliseconds: 5000)))
 
         let wrong = try run("get", site, environment: ["COFFER_PASSPHRASE": "wrong"])
         XCTAssertEqual(wrong.status, 2)
@@ -261,11 +261,14 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         // The helper runs with a pseudo-terminal as its controlling terminal, stdout and
         // stderr; a prompt would show there and wait (answer_on_terminal.py gives up after 30 s).
         let script = "printf 'protocol=https\\nhost=git.example\\n\\n' | \(Self.gitHelperPath) get"
+        guard (try? ChildProcess.run("python3", ["-c", "import pty"], timeout: .seconds(20)))?.status == 0 else {
+            throw MissingPrerequisite.error("python3 is missing: run scripts/bootstrap.sh test")
+        }
         let onTerminal = try ChildProcess.run(
             "python3", [CofferCLI.repository.appendingPathComponent("Tests/cofferTests/Fixtures/answer_on_terminal.py").path, "[]", "/bin/sh", "-c", script], environment: baseEnvironment.merging(["COFFER_PASSPHRASE": nil]) { $1 }, timeout: .seconds(40))
         XCTAssertEqual(onTerminal.status, 2, onTerminal.stdoutText)
         XCTAssertFalse(onTerminal.stdoutText.contains("Passphrase:"), "a prompt on the terminal: \(onTerminal.stdoutText)")
         XCTAssertTrue(onTerminal.stdoutText.contains("git-credential-coffer: cannot use the vault"), onTerminal.stdoutText)
-        XCTAssertLessThan(onTerminal.duration, .seconds(10))
+        XCTAssertLessThan(onTerminal.duration, .milliseconds(TestTiming.limit(milliseconds: 10000)))
     }
 }

@@ -31,6 +31,7 @@ class CredentialHelperTestCase: CLITestCase {
     /// Runs git with no configuration but this test's (a private HOME, no system file) and
     /// `configuration` as `-c` pairs; it never prompts on the terminal.
     func git(_ arguments: [String], configuration: [String] = [], stdin: String = "", environment: [String: String?] = [:]) throws -> ChildProcess.Output {
+        try Self.requireGit()
         let home = folder.file("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var gitEnvironment: [String: String?] = [
@@ -42,6 +43,13 @@ class CredentialHelperTestCase: CLITestCase {
         return try ChildProcess.run(
             "git", options + arguments, environment: baseEnvironment.merging(gitEnvironment) { $1 }, stdin: Data(stdin.utf8),
             timeout: .seconds(60))
+    }
+
+    /// Throws ``MissingPrerequisite`` when git is not installed.
+    static func requireGit() throws {
+        guard (try? ChildProcess.run("git", ["--version"], timeout: .seconds(20)))?.status == 0 else {
+            throw MissingPrerequisite.error("git is not installed (scripts/bootstrap.sh test installs it)")
+        }
     }
 
     /// Runs `coffer agent start --foreground` as a child this test owns, waits until it

@@ -23,6 +23,7 @@ final class GitHTTPServer {
         guard let lighttpd = ["/usr/sbin/lighttpd", "/usr/bin/lighttpd"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             throw MissingPrerequisite.error("lighttpd is not installed (scripts/bootstrap.sh test installs it)")
         }
+        try CredentialHelperTestCase.requireGit()
         let execPath = try ChildProcess.run("git", ["--exec-path"], timeout: .seconds(10)).stdoutText
             .trimmingCharacters(in: .whitespacesAndNewlines)
         let backend = execPath + "/git-http-backend"
