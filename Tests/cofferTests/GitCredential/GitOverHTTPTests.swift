@@ -133,4 +133,18 @@ final class GitOverHTTPTests: CredentialHelperTestCase {
         XCTAssertTrue(filled.output.stderrText.contains("git-credential-coffer: cannot use the vault: no passphrase"), filled.output.stderrText)
         XCTAssertLessThan(filled.output.duration, .milliseconds(TestTiming.limit(milliseconds: 10000)))
     }
+
+    func testTheOneLineSetupFindsTheHelperOnThePathAndTakesOptionsInTheHelperString() throws {
+        let path = BuiltProducts.folder.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let request = (site + ["username=ada", "password=s3cret"]).map { $0 + "\n" }.joined() + "\n"
+        let approved = try git(["credential", "approve"], configuration: ["credential.helper=coffer"], stdin: request, environment: ["PATH": path])
+        XCTAssertEqual(approved.status, 0, approved.stderrText)
+        XCTAssertEqual(try coffer(["get", "--internet", "https://git.example", "ada"]).stdoutText, "s3cret")
+
+        let filled = try git(
+            ["credential", "fill"], configuration: ["credential.helper=coffer --vault '\(vault.path)'"], stdin: "protocol=https\nhost=git.example\n\n",
+            environment: ["PATH": path, "COFFER_VAULT": nil])
+        XCTAssertEqual(filled.status, 0, filled.stderrText)
+        XCTAssertEqual(filled.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=s3cret\n")
+    }
 }
