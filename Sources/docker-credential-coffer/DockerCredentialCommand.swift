@@ -6,7 +6,7 @@ import Foundation
 /// `docker-credential-coffer`: docker's credential helper on a Coffer vault
 /// (`"credsStore": "coffer"` in ~/.docker/config.json).
 @main
-struct DockerCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
+struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let name = "docker-credential-coffer"
 
     static let configuration = CommandConfiguration(
@@ -36,7 +36,7 @@ struct DockerCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
         await CommandLineTool.run(Self.self, onFailure: report)
     }
 
-    func run() async throws {
+    func run() throws {
         switch action {
         case "version":
             try StandardStreams.printLine(Self.configuration.version)

@@ -6,7 +6,7 @@ import Foundation
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).
 @main
-struct GitCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
+struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let configuration = CommandConfiguration(
         commandName: "git-credential-coffer",
         abstract: "git's credential helper on a Coffer vault: git config --global credential.helper coffer",
@@ -40,7 +40,7 @@ struct GitCredentialCommand: AsyncParsableCommand, CredentialHelperRoot {
         await CommandLineTool.run(Self.self)
     }
 
-    func run() async throws {
+    func run() throws {
         switch operation {
         case "capability":
             return try StandardStreams.write(Array("version 0\ncapability \(GitCredential.Capability.authType.rawValue)\n".utf8))
