@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
-    swift build -c release --product coffer --static-swift-stdlib --scratch-path .build/static >/dev/null
-    swift build -c release --product git-credential-coffer --static-swift-stdlib --scratch-path .build/static >/dev/null
+    for product in coffer git-credential-coffer; do
+        swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/static >.build/bench-cli-build.log 2>&1 \
+            || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }
+    done
     libsecret_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
     [ -f "$libsecret_source" ] || { echo "bench-cli: git's $libsecret_source is missing (package git)" >&2; exit 1; }
     mkdir -p .build-bench-cli
