@@ -11,7 +11,8 @@ let auth: TargetDependencyCondition? = .when(traits: ["Auth"])
 let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
-// coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
+// coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
+// (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -25,6 +26,9 @@ let package = Package(
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
         .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
+        // git's and docker's credential helpers on the vault.
+        .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
+        .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
     ],
     traits: [
         .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
@@ -94,7 +98,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
                 .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
-        // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
+        // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",
             dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
@@ -120,6 +124,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
+        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
+        .executableTarget(
+            name: "git-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+        .executableTarget(
+            name: "docker-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
@@ -177,7 +188,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "cofferTests",
-            dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferCommandLine", "CofferDevBackend", "CofferTestSupport"],
+            dependencies: [
+                "coffer", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
+                "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
+            ],
             exclude: ["Fixtures"]),
     ]
 )

@@ -3,7 +3,8 @@
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
-#                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools
+#                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
+#                                Debian's docker credential helpers and gcc
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -18,6 +19,9 @@ if [ "${1:-build}" = test ]; then
     packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units;
                                   # systemd-creds seals systemd-creds key slots
     packages+=(swtpm swtpm-tools tpm2-tools libtss2-tcti-swtpm0)  # a TPM2 emulated on loopback for the TPM2 slot tests
+    packages+=(git lighttpd)      # the git credential helper's tests: git over smart HTTP behind lighttpd
+    packages+=(golang-docker-credential-helpers)  # the docker helper's reference: docker-credential-secretservice
+    packages+=(gcc)               # make bench-cli builds git's libsecret credential helper from git's own source
 fi
 
 missing=()

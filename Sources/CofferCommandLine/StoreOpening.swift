@@ -7,9 +7,14 @@ import Foundation
 package protocol CofferRoot {
     var vault: VaultOptions { get }
     var storeOptions: StoreOptions { get }
+    /// Whether a missing passphrase may be asked for on the terminal (`false` for the
+    /// credential helpers, whose terminal belongs to git or docker).
+    var promptsOnTerminal: Bool { get }
 }
 
 extension CofferRoot {
+    package var promptsOnTerminal: Bool { true }
+
     /// The store the item commands (get, set, delete, list) use.
     package func store() throws -> any CredentialStore {
         switch try storeOptions.selectedBackend() {
@@ -111,7 +116,8 @@ extension CofferRoot {
             guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
             return .keyFile(url)
         case .passphrase:
-            return try Passphrase.credential(fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
+            return try Passphrase.credential(
+                fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: promptsOnTerminal ? "Passphrase: " : nil)
         }
     }
 }
