@@ -2,6 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
+// CofferDevBackend → Coffer, never CofferAuth;
 // coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
@@ -72,7 +73,9 @@ let package = Package(
         .target(
             name: "CofferDevBackend",
             dependencies: [
-                "CofferAuth",
+                // Not CofferAuth, directly or through another target: the backend shares no code with
+                // the client it serves. Coffer only for `Locked`.
+                "Coffer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
