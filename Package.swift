@@ -74,7 +74,7 @@ let package = Package(
             name: "CofferDevBackend",
             dependencies: [
                 // Not CofferAuth, directly or through another target: the backend shares no code with
-                // the client it serves. Coffer only for `Locked`.
+                // the client it serves (PackageGraphTests). Coffer only for `Locked`.
                 "Coffer",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
@@ -167,6 +167,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "X509", package: "swift-certificates"),
             ]),
+        // The package itself: its target graph (`swift package dump-package`).
+        .testTarget(name: "PackageTests", dependencies: ["CofferTestSupport"]),
         .testTarget(
             name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
             exclude: ["Fixtures"]),
