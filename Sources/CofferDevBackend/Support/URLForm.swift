@@ -6,8 +6,9 @@ import Hummingbird
 /// each `name=value`; splitting on `&` here keeps a repeated name, which a server must see
 /// (RFC 6749 §3.1, §4.1.2.1) and which Hummingbird refuses in a whole form without the others.
 enum URLForm {
-    /// The pairs in order, repeats kept; `nil` when one does not decode (a bad `%` escape,
-    /// bytes that are not UTF-8, or a bracketed name, which Hummingbird reads as nesting).
+    /// The pairs in order, repeats kept; `nil` when one does not decode (a bad `%` escape, or a
+    /// bracketed name, which Hummingbird reads as nesting). Escaped bytes that are not UTF-8
+    /// read as U+FFFD.
     static func pairs(_ text: String) -> [(name: String, value: String)]? {
         let decoder = URLEncodedFormDecoder()
         var pairs: [(name: String, value: String)] = []
