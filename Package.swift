@@ -11,6 +11,7 @@ let auth: TargetDependencyCondition? = .when(traits: ["Auth"])
 let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
+// CofferDevBackend → Coffer, never CofferAuth;
 // coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
 // (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
@@ -41,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The dev backend's HTTP Basic and Bearer header parsers.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -88,10 +91,13 @@ let package = Package(
         .target(
             name: "CofferDevBackend",
             dependencies: [
-                "CofferAuth",
+                // Not CofferAuth, directly or through another target: the backend shares no code with
+                // the client it serves (PackageGraphTests). Coffer only for `Locked`.
+                "Coffer",
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
                 .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: tools),
                 .product(name: "JWTKit", package: "jwt-kit", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
                 .product(name: "NIOCore", package: "swift-nio", condition: tools),
@@ -186,6 +192,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
                 .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
+        // The package itself: its target graph (`swift package dump-package`).
+        .testTarget(name: "PackageTests", dependencies: ["CofferTestSupport"]),
         .testTarget(
             name: "cofferTests",
             dependencies: [

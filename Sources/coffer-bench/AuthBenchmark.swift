@@ -22,7 +22,7 @@ enum AuthBenchmark {
         do {
             let vault = try Vault.create(at: folder.appendingPathComponent("bench.vault"), with: .key(.random(count: 32)))
             let auth = Authorization(
-                backend: backend.mobileBackend(), store: vault,
+                backend: mobileBackend(backend), store: vault,
                 configuration: Authorization.Configuration(now: { clock.now }, logger: logger))
             let user = DevBackend.Configuration.defaultUser
             try await auth.authenticate(userName: user.name, password: user.password)
@@ -38,6 +38,15 @@ enum AuthBenchmark {
         await backend.stop()
         try? FileManager.default.removeItem(at: folder)
         try await OpenIDBenchmark.run()
+    }
+
+    /// The dev backend as an OAuth mobile backend, with its default client.
+    static func mobileBackend(_ backend: DevBackend) -> MobileBackend {
+        let client = DevBackend.Configuration.defaultClient
+        return MobileBackend(
+            baseURL: backend.baseURL, backendID: backend.configuration.backendID,
+            authentication: .oauth(tokenEndpoint: backend.tokenEndpoint, clientID: client.id, clientSecret: client.secret),
+            revocationEndpoint: backend.revocationEndpoint)
     }
 
     /// An authorized `GET /protected` through the facade against the same request sent raw with

@@ -1,22 +1,25 @@
-import CofferAuth
 import Hummingbird
+import HummingbirdAuth
 
-/// What a request says about its caller: its `Authorization` header and backend id.
+/// What a request says about its caller: its `Authorization` header, read by hummingbird-auth's
+/// Basic and Bearer parsers, and its backend id.
 struct Caller {
+    /// Oracle Mobile Hub's header naming the mobile backend (`Oracle-Mobile-Backend-ID`), lower-cased.
+    static let backendIDHeader = "oracle-mobile-backend-id"
+
     let authorization: String?
     let backendID: String?
+    /// HTTP Basic credentials (RFC 7617), if the request carries them.
+    let basic: BasicAuthentication?
+    /// The Bearer token (RFC 6750 §2.1), if the request carries one.
+    let bearer: String?
 
     init(_ request: Request) {
         authorization = request.headers[.authorization]
-        let backendIDName = HeaderName.backendID.lowercased()
-        backendID = request.headers.first { $0.name.canonicalName == backendIDName }?.value
+        backendID = request.headers.first { $0.name.canonicalName == Self.backendIDHeader }?.value
+        basic = request.headers.basic
+        bearer = request.headers.bearer.map(\.token).flatMap { $0.isEmpty ? nil : $0 }
     }
-
-    /// HTTP Basic credentials, if the request carries them.
-    var basic: BasicCredentials? { authorization.flatMap(BasicCredentials.init(headerValue:)) }
-
-    /// The Bearer token (RFC 6750 §2.1), if the request carries one.
-    var bearer: String? { authorization.flatMap { AuthorizationScheme.parameter(of: $0, scheme: "Bearer") } }
 
     /// The OAuth client authenticated by HTTP Basic (RFC 6749 §2.3.1: each part form-decoded).
     func client(among clients: [String: String]) -> String? {
@@ -25,8 +28,7 @@ struct Caller {
 
     /// The client authenticated by HTTP Basic, among those `secretOf` knows the secret of.
     func client(secretOf: (String) -> String?) -> String? {
-        guard let basic, let id = FormEncoding.unescape(Substring(basic.user)),
-              let secret = FormEncoding.unescape(Substring(basic.password)),
+        guard let basic, let id = URLForm.value(basic.username), let secret = URLForm.value(basic.password),
               let expected = secretOf(id), Secrets.equal(expected, secret)
         else { return nil }
         return id

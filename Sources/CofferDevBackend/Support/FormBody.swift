@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 /// A form-encoded request body (RFC 6749 Appendix B), read up to a limit.
@@ -14,7 +13,7 @@ package struct FormBody {
 
     /// Reads and parses the body.
     static func read(_ request: Request) async throws -> FormBody {
-        guard let type = request.headers[.contentType], type.lowercased().hasPrefix(MediaType.form) else {
+        guard let type = request.headers[.contentType].flatMap(MediaType.init(from:)), type.isType(.applicationUrlEncoded) else {
             throw Refusal(description: "the body must be application/x-www-form-urlencoded")
         }
         let body = request.body
@@ -24,7 +23,7 @@ package struct FormBody {
 
     /// Parses a body's text. Parameters sent twice are refused (RFC 6749 §3.1).
     package static func parse(_ text: String) throws(Refusal) -> FormBody {
-        guard let pairs = FormEncoding.decode(text) else { throw Refusal(description: "the body is malformed") }
+        guard let pairs = URLForm.pairs(text) else { throw Refusal(description: "the body is malformed") }
         var values: [String: String] = [:]
         for (name, value) in pairs {
             guard values.updateValue(value, forKey: name) == nil else { throw Refusal(description: "\(name) is repeated") }

@@ -1,18 +1,11 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
 /// JSON replies, and RFC 6749 §5.2 error replies.
 enum Reply {
     /// A JSON reply with `Cache-Control: no-store` (RFC 6749 §5.1).
-    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let data = (try? encoder.encode(JSONValue.object(object))) ?? Data("{}".utf8)
-        var fields = headers
-        fields[.contentType] = "application/json"
-        fields[.cacheControl] = "no-store"
-        return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    static func json(_ object: [String: JSON], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        jsonTyped(JSON.object(object).text, status: status, headers: headers)
     }
 
     /// An RFC 6749 §5.2 error. `invalid_client` gets 401 and a Basic challenge; the rest 400.
@@ -55,11 +48,15 @@ enum Reply {
     }
 
     /// `object` as MCA's secure JSON: `/*-secure-\n{…}*/`.
-    static func secureJSON(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+    static func secureJSON(_ object: [String: JSON], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        jsonTyped(Data("/*-secure-\n".utf8) + JSON.object(object).text + Data("*/".utf8), status: status, headers: headers)
+    }
+
+    /// `body` as `application/json`, not to be stored.
+    private static func jsonTyped(_ body: Data, status: HTTPResponse.Status, headers: HTTPFields) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
         fields[.cacheControl] = "no-store"
-        let body = Data("/*-secure-\n".utf8) + JSONValue.object(object).compactJSON + Data("*/".utf8)
         return Response(status: status, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
@@ -73,8 +70,8 @@ enum Reply {
     }
 
     /// A successful token reply.
-    static func token(_ value: String, lifetime: TimeInterval, advertised: Bool, extra: [String: JSONValue] = [:]) -> Response {
-        var object: [String: JSONValue] = ["access_token": .string(value), "token_type": "Bearer"]
+    static func token(_ value: String, lifetime: TimeInterval, advertised: Bool, extra: [String: JSON] = [:]) -> Response {
+        var object: [String: JSON] = ["access_token": .string(value), "token_type": "Bearer"]
         if advertised { object["expires_in"] = .number(lifetime.rounded()) }
         object.merge(extra) { _, new in new }
         return json(object)

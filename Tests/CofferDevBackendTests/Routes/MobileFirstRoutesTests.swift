@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import Foundation
 import XCTest
@@ -52,7 +51,7 @@ final class MobileFirstRoutesTests: XCTestCase {
     /// UserLogin: the name must equal the password (non-empty); a success lasts 60 s, with rememberMe 120 s; three wrong answers block for 10 s.
     func testUserLoginSuccessRememberMeAndBlock() async throws {
         let client = try await registered()
-        for wrong: JSONValue in [["username": "", "password": ""], ["username": "john", "password": "jane"]] {
+        for wrong: JSON in [["username": "", "password": ""], ["username": "john", "password": "jane"]] {
             let reply = try await client.preauthorize("UserLogin", ["UserLogin": wrong])
             XCTAssertEqual(reply.json?["challenges"]?["UserLogin"]?["errorMsg"], "Wrong Credentials")
         }

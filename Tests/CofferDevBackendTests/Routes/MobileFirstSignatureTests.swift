@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import CryptoExtras
 import Foundation
@@ -32,11 +31,11 @@ final class MobileFirstSignatureTests: XCTestCase {
         var unsigned = try client.registrationBody()
         unsigned = ["signedRegistrationData": ["header": unsigned["signedRegistrationData"]!["header"]!,
                                                "payload": unsigned["signedRegistrationData"]!["payload"]!, "signature": ""]]
-        let none = jsonText(["alg": "none", "jwk": (JSONValue(parsing: Data(try client.header().utf8))?["jwk"])!])
+        let none = jsonText(["alg": "none", "jwk": (JSON(parsing: Data(try client.header().utf8))?["jwk"])!])
         let noneJWS = try IndependentJWS.sign(header: none, payload: jsonText(TestMobileFirstClient.registrationData()), with: client.key).split(separator: ".")
         let noKey = try IndependentJWS.sign(header: #"{"alg":"RS256"}"#, payload: jsonText(TestMobileFirstClient.registrationData()), with: client.key).split(separator: ".")
         let weak = try TestMobileFirstClient(raw: raw, key: try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024)))
-        let bodies: [JSONValue] = [
+        let bodies: [JSON] = [
             tampered, unsigned,
             ["signedRegistrationData": ["header": .string(String(noneJWS[0])), "payload": .string(String(noneJWS[1])), "signature": .string(String(noneJWS[2]))]],
             ["signedRegistrationData": ["header": .string(String(noKey[0])), "payload": .string(String(noKey[1])), "signature": .string(String(noKey[2]))]],
