@@ -70,7 +70,10 @@ extension Vault: CredentialStore {
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
             guard var opened = try openRecord(for: id, connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
-            let decoded = try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys)
+            let decoded = try ItemRecord.decode(opened.plaintext)
+            // The record belongs in this row only if it names the item asked for: the same
+            // blind-index input gives the same row key, with no second keyed hash.
+            guard decoded.indexInput == opened.indexInput else { throw .integrityFailure }
             guard !decoded.attributes.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
@@ -144,6 +147,8 @@ extension Vault: CredentialStore {
     // MARK: Records
 
     struct OpenedRecord {
+        /// The blind-index input of the item asked for, whose keyed hash is ``rowKey``.
+        let indexInput: [UInt8]
         let rowKey: [UInt8]
         let sealed: [UInt8]
         var plaintext: [UInt8]
@@ -164,7 +169,8 @@ extension Vault: CredentialStore {
     /// Reads and authenticates an item's record. `nil` means absent, and is returned only
     /// after confirming the keys are current: a miss under stale keys is not "absent".
     func openRecord(for id: ItemID, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
-        let rowKey = keys.rowKey(for: id)
+        let indexInput = VaultFormat.blindIndexInput(id)
+        let rowKey = keys.rowKey(forIndexInput: indexInput)
         guard let sealed = try Self.record(at: rowKey, connection) else {
             try Self.verifyKeyCheck(connection, keys)
             return nil
@@ -173,7 +179,7 @@ extension Vault: CredentialStore {
             try Self.verifyKeyCheck(connection, keys)
             throw .integrityFailure
         }
-        return OpenedRecord(rowKey: rowKey, sealed: sealed, plaintext: plaintext)
+        return OpenedRecord(indexInput: indexInput, rowKey: rowKey, sealed: sealed, plaintext: plaintext)
     }
 
     /// Decodes an authenticated plaintext and checks that it belongs in its row: the row key

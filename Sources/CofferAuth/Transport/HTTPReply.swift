@@ -1,7 +1,7 @@
 import Foundation
 
 /// A complete HTTP reply: status, headers and a body read up to the size limit.
-public struct HTTPResponse: Sendable {
+public struct HTTPReply: Sendable {
     /// The status code.
     public let status: Int
     /// The header fields, in order. Names compare case-insensitively through ``header(_:)``.
