@@ -1,5 +1,6 @@
 @testable import CofferAuth
 import CofferDevBackend
+import CofferTestSupport
 import XCTest
 
 /// Many requests meeting one challenge: one prompt, and every waiter completes.

@@ -4,20 +4,7 @@ import Foundation
 import XCTest
 
 /// The dev backend's MobileFirst runtime over loopback, played by a test client that signs as an SDK would: registration, preauthorize, the code flow, logout and the resources.
-final class MobileFirstRoutesTests: XCTestCase {
-    var backend: DevBackend!
-    let clock = TestClock()
-    var raw: RawClient { RawClient(backend: backend) }
-
-    override func setUp() async throws {
-        let clock = self.clock
-        backend = try await DevBackend.start(DevBackend.Configuration(now: { clock.now }, logger: quietLogger))
-    }
-
-    override func tearDown() async throws {
-        await backend.stop()
-    }
-
+final class MobileFirstRoutesTests: DevBackendTestCase {
     private func registered() async throws -> TestMobileFirstClient {
         try await TestMobileFirstClient(raw: raw).registered()
     }

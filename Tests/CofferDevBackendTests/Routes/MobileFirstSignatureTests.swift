@@ -5,20 +5,7 @@ import Foundation
 import XCTest
 
 /// The MobileFirst runtime refuses what a real server refuses: tampered, unsigned or weakly keyed registrations, and client assertions that are forged, replayed, expired, another client's, or for another code or audience.
-final class MobileFirstSignatureTests: XCTestCase {
-    var backend: DevBackend!
-    let clock = TestClock()
-    var raw: RawClient { RawClient(backend: backend) }
-
-    override func setUp() async throws {
-        let clock = self.clock
-        backend = try await DevBackend.start(DevBackend.Configuration(now: { clock.now }, logger: quietLogger))
-    }
-
-    override func tearDown() async throws {
-        await backend.stop()
-    }
-
+final class MobileFirstSignatureTests: DevBackendTestCase {
     private let registration = TestMobileFirstClient.runtime + "registration/v1/self"
 
     /// A registration whose payload was changed after signing, one with no signature, one with alg none, one with no key, and one with a 1024-bit key are all refused (403 "Invalid request."), and no client is made.
