@@ -70,14 +70,17 @@ let package = Package(
         // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
 
-        .target(name: "Coffer", dependencies: ["CSodium", "CSQLite", "CLibSecret"]),
+        // What every Coffer target builds on, the client and the dev backend alike: a mutex that
+        // ThreadSanitizer sees (Guarded) and duration conversions. No other dependency.
+        .target(name: "CofferBase"),
+        .target(name: "Coffer", dependencies: ["CofferBase", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        .target(name: "CofferAgent", dependencies: ["Coffer"]),
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
         .target(
             name: "CofferAuth",
             dependencies: [
-                "Coffer",
+                "Coffer", "CofferBase",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: auth),
                 .product(name: "Crypto", package: "swift-crypto", condition: auth),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: auth),
@@ -92,8 +95,8 @@ let package = Package(
             name: "CofferDevBackend",
             dependencies: [
                 // Not CofferAuth, directly or through another target: the backend shares no code with
-                // the client it serves (PackageGraphTests). Coffer only for `Locked`.
-                "Coffer",
+                // the client it serves (PackageGraphTests); nor the store.
+                "CofferBase",
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
                 .product(name: "Hummingbird", package: "hummingbird", condition: tools),
@@ -107,7 +110,7 @@ let package = Package(
         // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",
-            dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         // `coffer` links no networking: its login and dev-backend commands run the two executables below.
         .executableTarget(
             name: "coffer",
@@ -118,7 +121,7 @@ let package = Package(
         .executableTarget(
             name: "coffer-auth",
             dependencies: [
-                "Coffer", "CofferAuth", "CofferCommandLine",
+                "Coffer", "CofferAuth", "CofferBase", "CofferCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
@@ -140,13 +143,13 @@ let package = Package(
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
-                "Coffer", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                "Coffer", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "JWTKit", package: "jwt-kit", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
-        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CFuzzer"]),
+        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
@@ -167,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [
-                "CofferAuth", "CofferDevBackend", "CofferTestSupport",
+                "CofferAuth", "CofferBase", "CofferDevBackend", "CofferTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),

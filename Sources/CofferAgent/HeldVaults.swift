@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Foundation
 
@@ -19,8 +20,8 @@ package final class HeldVaults: Sendable {
         }
     }
 
-    private let entries = Locked<[String: Entry]>([:])
-    private let failures = Locked<[String: String]>([:])
+    private let entries = Guarded<[String: Entry]>([:])
+    private let failures = Guarded<[String: String]>([:])
     let idleTimeout: TimeInterval
     let now: @Sendable () -> Date
 

@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 import Hummingbird
 import Logging
@@ -175,7 +175,7 @@ public enum DevBackendError: Error, Sendable {
 
 /// Hands the listening port (or the failure to listen) to ``DevBackend/start(_:)``, once.
 private final class StartSignal: Sendable {
-    private let outcome = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let outcome = Guarded<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
 
     func succeed(_ port: Int?) { settle(port.map { .success($0) } ?? .failure(DevBackendError.noPort)) }
     func fail(_ error: any Error) { settle(.failure(error)) }

@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 import HummingbirdAuth
 
@@ -21,7 +21,7 @@ final class DevBackendState: Sendable {
     let openIDCodes = OpenIDCodes()
     let deviceGrants = DeviceGrants()
     let signingKeys = SigningKeys()
-    private let listeningAt = Locked<URL?>(nil)
+    private let listeningAt = Guarded<URL?>(nil)
 
     init(configuration: DevBackend.Configuration) {
         self.configuration = configuration

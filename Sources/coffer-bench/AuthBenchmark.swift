@@ -1,3 +1,4 @@
+import CofferBase
 import AsyncHTTPClient
 import Coffer
 import CofferAuth
@@ -96,7 +97,7 @@ enum AuthBenchmark {
 
 /// A clock the benchmark moves forward to expire tokens.
 final class ManualClock: Sendable {
-    private let offset = Locked<TimeInterval>(0)
+    private let offset = Guarded<TimeInterval>(0)
 
     var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 

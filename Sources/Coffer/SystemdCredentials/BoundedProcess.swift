@@ -1,3 +1,4 @@
+import CofferBase
 import Glibc
 
 /// One run of a helper program (`systemd-creds`) with a deadline: its standard input is given,

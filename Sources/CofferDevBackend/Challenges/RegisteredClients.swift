@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import CryptoExtras
 import Foundation
 
@@ -18,7 +18,7 @@ final class RegisteredClients: Sendable {
         var checks: [String: CheckState] = [:]
     }
 
-    private let clients = Locked<[String: Client]>([:])
+    private let clients = Guarded<[String: Client]>([:])
 
     /// Registers a new client of `server` with its public key and data; returns its id.
     func register(_ server: Server, key: _RSA.Signing.PublicKey, data: JSON) -> String {

@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import CofferAuth
 import CofferCommandLine
@@ -6,13 +7,13 @@ import Foundation
 /// The answers of `--answers-json-fd N`: a JSON object mapping a security check or realm to a
 /// list of answers, used in order; when a list runs out, the challenge is cancelled.
 final class ScriptedChallengeAnswers: ChallengeAnswerSource {
-    private let remaining: Locked<[String: [JSONValue]]>
+    private let remaining: Guarded<[String: [JSONValue]]>
 
     /// The checks and realms the script answers for.
     let checks: Set<String>
 
     init(_ answers: [String: [JSONValue]]) {
-        remaining = Locked(answers)
+        remaining = Guarded(answers)
         checks = Set(answers.keys)
     }
 

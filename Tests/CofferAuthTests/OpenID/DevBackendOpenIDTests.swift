@@ -1,3 +1,4 @@
+import CofferBase
 import AsyncHTTPClient
 import Coffer
 @testable import CofferAuth
@@ -254,7 +255,7 @@ final class DevBackendOpenIDTests: XCTestCase {
     func testTheOneCallLogins() async throws {
         let browser = try await client()
         let player = BrowserPlayer(username: user.name, password: user.password)
-        let opened = Locked<Task<BrowserPlayer.Callback, any Error>?>(nil)
+        let opened = Guarded<Task<BrowserPlayer.Callback, any Error>?>(nil)
         let identity = try await browser.logInWithBrowser(opener: .custom { url in
             let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value ?? ""
             opened.withLock { $0 = Task { try await player.logIn(at: url, redirectURI: redirect) } }

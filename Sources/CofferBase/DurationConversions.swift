@@ -2,15 +2,15 @@ import Dispatch
 
 extension Duration {
     /// Whole nanoseconds, clamped to `Int`; negative durations count as zero.
-    var clampedNanoseconds: Int {
+    package var clampedNanoseconds: Int {
         let (seconds, attoseconds) = max(self, .zero).components
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? Int.max : Int(clamping: whole.addingReportingOverflow(attoseconds / 1_000_000_000).partialValue)
     }
 
     /// Whole milliseconds, clamped to `Int`; negative durations count as zero.
-    var clampedMilliseconds: Int { clampedNanoseconds / 1_000_000 }
+    package var clampedMilliseconds: Int { clampedNanoseconds / 1_000_000 }
 
     /// The same length for Dispatch timers.
-    var dispatchInterval: DispatchTimeInterval { .nanoseconds(clampedNanoseconds) }
+    package var dispatchInterval: DispatchTimeInterval { .nanoseconds(clampedNanoseconds) }
 }

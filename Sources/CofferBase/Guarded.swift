@@ -1,13 +1,13 @@
 import Glibc
 
-/// A value that one thread at a time may use, behind a `pthread_mutex_t`: every Coffer module
-/// keeps its shared state in one.
+/// A value guarded by a `pthread_mutex_t`, which one thread at a time may use: every Coffer
+/// module keeps its shared state in one. (Named for the mutex, not for a locked vault.)
 ///
 /// It does what `Synchronization.Mutex` does, with a lock that ThreadSanitizer sees: Mutex's
 /// contended path runs in the toolchain's uninstrumented `libswiftSynchronization.so`, so under
 /// `make sanitize` every contended use of state behind a Mutex reads as a data race, and real
 /// races in the same state would hide among them. `pthread_mutex_lock` is intercepted.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Guarded<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
