@@ -29,10 +29,13 @@ mkdir -p "$out" "$work/auth" "$work/dev"
 for page in "$work"/auth/coffer.*.1; do
     [ "$(basename "$page")" = coffer.help.1 ] || cp "$page" "$out/"
 done
-"$bin/generate-manual" "$bin/coffer-dev-backend" --date "$date" -o "$work/dev"
-cp "$work/dev/coffer-dev-backend.1" "$out/"
-sed -e 's/^\.Dt COFFER-DEV-BACKEND 1$/.Dt COFFER.DEV-BACKEND 1/' -e 's/^\.Nm coffer-dev-backend$/.Nm "coffer dev-backend"/' \
-    "$work/dev/coffer-dev-backend.1" >"$out/coffer.dev-backend.1"
+# coffer-dev-backend's root is named coffer, so that its page is coffer.dev-backend(1); the
+# executable run alone gets the same page under its own name.
+"$bin/generate-manual" "$bin/coffer-dev-backend" --multi-page --date "$date" -o "$work/dev"
+cp "$work/dev/coffer.dev-backend.1" "$out/"
+sed -e 's/^\.Dt COFFER\.DEV-BACKEND 1$/.Dt COFFER-DEV-BACKEND 1/' -e 's/^\.Nm "coffer dev-backend"$/.Nm coffer-dev-backend/' \
+    "$work/dev/coffer.dev-backend.1" >"$out/coffer-dev-backend.1"
+test -s "$out/coffer-dev-backend.1" || { echo "man: no page for coffer-dev-backend" >&2; exit 1; }
 
 for helper in git-credential-coffer docker-credential-coffer; do
     "$bin/generate-manual" "$bin/$helper" --date "$date" -o "$out"

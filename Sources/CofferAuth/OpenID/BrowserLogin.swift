@@ -75,7 +75,7 @@ extension OpenIDClient {
     ///
     /// - Parameters:
     ///   - scope: The scopes to ask for, separated by spaces.
-    ///   - apiOrigins: Where the access token may be sent (``send(_:)``); default the issuer's
+    ///   - apiOrigins: Where the access token may be sent (``OpenIDClient/send(_:)-(HTTPClientRequest)``); default the issuer's
     ///     origin.
     public func startBrowserLogin(scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = []) async throws(AuthError) -> BrowserLogin {
         guard let endpoint = provider.authorizationEndpoint else {
