@@ -158,7 +158,7 @@ let package = Package(
         .target(
             name: "CofferTestSupport",
             dependencies: [
-                "Coffer", .product(name: "Logging", package: "swift-log", condition: tools), .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                "Coffer", "CofferBase", .product(name: "Logging", package: "swift-log", condition: tools), .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
             ],
             path: "Tests/CofferTestSupport"),
@@ -166,7 +166,7 @@ let package = Package(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferTestSupport"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [

@@ -8,6 +8,7 @@
 # and the ratios against the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/leftovers.sh
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
@@ -28,7 +29,7 @@ coffer=${COFFER_BENCH_BINARY:-.build/static/release/coffer}
 git_coffer=$(realpath "${COFFER_BENCH_GIT_HELPER:-.build/static/release/git-credential-coffer}")
 git_libsecret=$(realpath .build-bench-cli/git-credential-libsecret)
 work=$(mktemp -d)
-trap '"$coffer" agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'status=$?; "$coffer" agent stop >/dev/null 2>&1 || true; rm -rf "$work"; (exit $status); leftovers_check' EXIT
 chmod 700 "$work"
 
 # A throwaway secret for the benchmark, the same item in all three stores.

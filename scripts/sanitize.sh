@@ -6,6 +6,7 @@
 #   scripts/sanitize.sh [thread|address]...    default: thread address
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/leftovers.sh
 
 scripts/bootstrap.sh test
 # The OpenID tests' independent server, as scripts/test.sh installs it.

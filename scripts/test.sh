@@ -4,6 +4,7 @@
 # the bounded fault campaign (`make torture` runs the full one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/leftovers.sh
 
 scripts/bootstrap.sh test
 # The OpenID tests' independent server (django-oauth-toolkit from PyPI, pinned), installed once

@@ -6,6 +6,7 @@
 #   scripts/torture.sh --seed N --only corruption --verbose     replay a run, or one section of it
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/leftovers.sh
 
 scripts/bootstrap.sh test
 swift build --product coffer

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Glibc
 
 /// The agent's connections, all on one thread with non-blocking sockets and `poll`: it accepts,
@@ -206,7 +207,6 @@ final class AgentConnectionLoop {
     private func milliseconds(until instant: ContinuousClock.Instant) -> Int32 {
         let wait = instant - .now
         guard wait > .zero else { return 0 }
-        let (seconds, attoseconds) = wait.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        return Int32(clamping: wait.clampedMilliseconds + 1)
     }
 }

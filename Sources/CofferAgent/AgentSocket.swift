@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 
@@ -140,7 +141,7 @@ package enum AgentSocket {
     /// Sets `timeout` on every read and write of `descriptor`, so a peer that stops answering
     /// cannot hang the other side.
     package static func setTimeout(_ descriptor: Int32, _ timeout: Duration) {
-        var value = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        var value = timeout.clampedTimeval
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }

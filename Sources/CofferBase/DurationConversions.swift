@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 
 extension Duration {
     /// Whole nanoseconds, clamped to `Int`; negative durations count as zero.
@@ -10,6 +11,18 @@ extension Duration {
 
     /// Whole milliseconds, clamped to `Int`; negative durations count as zero.
     package var clampedMilliseconds: Int { clampedNanoseconds / 1_000_000 }
+
+    /// Whole microseconds as a `timeval` (socket timeouts); negative durations count as zero.
+    package var clampedTimeval: timeval {
+        let microseconds = clampedNanoseconds / 1_000
+        return timeval(tv_sec: microseconds / 1_000_000, tv_usec: microseconds % 1_000_000)
+    }
+
+    /// The duration in seconds, as `Date` arithmetic takes it.
+    package var timeInterval: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 
     /// The same length for Dispatch timers.
     package var dispatchInterval: DispatchTimeInterval { .nanoseconds(clampedNanoseconds) }

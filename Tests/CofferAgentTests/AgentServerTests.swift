@@ -1,5 +1,6 @@
 import Coffer
 import CofferAgent
+import CofferBase
 import CofferTestSupport
 import Glibc
 import XCTest
@@ -286,8 +287,7 @@ final class RawAgentConnection {
     /// Whether the agent has written something, or closed, within `timeout`.
     func isReadable(within timeout: Duration) -> Bool {
         var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let (seconds, attoseconds) = timeout.components
-        return poll(&polled, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0
+        return poll(&polled, 1, Int32(clamping: timeout.clampedMilliseconds)) > 0
     }
 
     /// Whether the agent has closed its end: nothing (more) to read, and the end of the stream.

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 import Glibc
 
@@ -45,7 +46,7 @@ public final class HeldConnections {
     /// Whether the peer has closed `descriptor`, waiting up to `timeout` for it to do so.
     public static func isClosedByPeer(_ descriptor: Int32, within timeout: Duration) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.clampedMilliseconds)
         guard poll(&poller, 1, milliseconds) > 0 else { return false }
         var byte: UInt8 = 0
         let received = recv(descriptor, &byte, 1, Int32(MSG_DONTWAIT))

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 import Glibc
 
@@ -153,7 +154,7 @@ public enum LoopbackHTTP {
         }
         let fd = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure.socket("socket: \(String(cString: strerror(errno)))") }
-        var limit = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        var limit = timeout.clampedTimeval
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         let result: Int32

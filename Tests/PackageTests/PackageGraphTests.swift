@@ -79,14 +79,15 @@ struct TargetGraph {
     }
 
     /// The package's own graph, dumped with a scratch folder of its own (`swift test` holds the
-    /// lock of `.build`).
+    /// lock of `.build`). SwiftPM keeps that folder's lock file in `$TMPDIR`, so the folder is
+    /// its `TMPDIR` too: nothing is left behind when the test ends.
     static func dumped() throws -> TargetGraph {
         let scratch = TemporaryFolder()
         let output: ChildProcess.Output
         do {
             output = try ChildProcess.run(
-                "swift", ["package", "--package-path", packageRoot.path, "--scratch-path", scratch.url.path, "dump-package"],
-                timeout: .seconds(180))
+                "swift", ["package", "--package-path", packageRoot.path, "--scratch-path", scratch.file("build").path, "dump-package"],
+                environment: ["TMPDIR": scratch.url.path], timeout: .seconds(180))
         } catch let error as POSIXError where error.code == .ENOENT {
             throw MissingPrerequisite.error("swift is not on PATH: the package graph cannot be dumped")
         }

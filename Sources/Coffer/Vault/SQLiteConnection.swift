@@ -1,4 +1,5 @@
 import CSQLite
+import CofferBase
 
 /// One SQLite connection with a cache of prepared statements.
 ///
@@ -28,8 +29,7 @@ final class SQLiteConnection {
             throw Self.error(for: status)
         }
         handle = db
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        sqlite3_busy_timeout(db, Int32(clamping: milliseconds))
+        sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.clampedMilliseconds))
         // Refuse schema tricks from a hostile file: no writable schema, no functions from schema objects.
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1)
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)

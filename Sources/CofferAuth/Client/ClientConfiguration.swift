@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CofferBase
 import Foundation
 import Logging
 
@@ -99,13 +100,5 @@ public struct ClientConfiguration: Sendable {
     /// The transport every request of the client goes through.
     func transport(_ client: HTTPClient) -> HTTPTransport {
         HTTPTransport(client: client, timeout: requestTimeout, maxBodyBytes: maxResponseBytes, allowsInsecureHTTP: allowInsecureHTTP, logger: logger)
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as `Date` arithmetic takes it.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

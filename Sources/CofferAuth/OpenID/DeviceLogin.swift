@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 /// What the user needs to approve a device login (RFC 8628 §3.2): show the verification URI

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import CofferBase
 import Foundation
 import Logging
 import NIOCore
@@ -53,7 +54,7 @@ struct HTTPTransport: Sendable {
 
     private func perform(_ request: HTTPClientRequest) async -> Result<HTTPReply, AuthError> {
         do {
-            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.clampedNanoseconds)))
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
                 return .failure(.malformedResponse(reason: "body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit"))
             }
@@ -88,12 +89,5 @@ struct HTTPTransport: Sendable {
     /// The URL without its query, which may carry secrets.
     static func redactedURL(_ url: String) -> String {
         url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds.
-    var nanoseconds: Int64 {
-        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }
