@@ -18,7 +18,7 @@ extension Vault: CredentialStore {
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
-                try Self.verifyKeyCheck(connection, keys)
+                try prepareItemWrite(connection, keys)
                 for entry in entries {
                     try upsert(entry.secret, for: entry.id, options: entry.options, now: now, connection, keys)
                 }
@@ -26,16 +26,19 @@ extension Vault: CredentialStore {
         }
     }
 
-    /// Writes one item inside the caller's write transaction, keeping `created` from the item it replaces.
-    private func upsert(
-        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys
-    ) throws(CofferError) {
+    /// Writes one item and its attribute index rows inside the caller's write transaction (after
+    /// ``prepareItemWrite(_:_:)``), keeping `created` from the item it replaces. Returns its row key.
+    @discardableResult
+    func upsert(
+        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, created kept: Date? = nil,
+        _ connection: SQLiteConnection, _ keys: VaultKeys
+    ) throws(CofferError) -> [UInt8] {
         let rowKey = keys.rowKey(for: id)
         let associatedData = itemAssociatedDataPrefix + rowKey
-        var created = now
+        var created = kept ?? now
         if let previous = try Self.record(at: rowKey, connection),
            var plaintext = openSealed(previous, rowKey: rowKey, keys) {
-            if let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
+            if kept == nil, let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
                 created = old.created
             }
             wipe(&plaintext)
@@ -50,6 +53,8 @@ extension Vault: CredentialStore {
             try statement.bind(.blob(rowKey), .blob(sealed))
             try statement.run()
         }
+        try AttributeIndex.replace(attributes, rowKey: rowKey, keys, connection)
+        return rowKey
     }
 
     /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
@@ -85,22 +90,23 @@ extension Vault: CredentialStore {
         try withUnlockedKeys { connection, keys throws(CofferError) in
             let rowKey = keys.rowKey(for: id)
             return try connection.transaction { () throws(CofferError) in
-                try Self.verifyKeyCheck(connection, keys)
-                try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
-                    try statement.bind(.blob(rowKey))
-                    try statement.run()
-                }
-                return connection.changes > 0
+                try prepareItemWrite(connection, keys)
+                return try Self.delete(rowKey, connection)
             }
         }
     }
 
-    /// Decrypts every record to match the query, since names exist only inside the ciphertext.
+    /// The items the query selects. A query on custom attributes, or on the service or account
+    /// of one class, reads only the records the attribute index names (format version 2);
+    /// any other query decrypts every record, since names exist only inside the ciphertext.
     /// Records that fail authentication are skipped; ``unreadableRecordCount()`` counts them.
     public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
         if let id = query.exactID {
             guard let attributes = try item(for: id)?.attributes, query.matches(attributes) else { return [] }
             return [attributes]
+        }
+        if let attributes = query.indexedAttributes {
+            return try storedItems(withAttributes: attributes).map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
         }
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
@@ -120,14 +126,10 @@ extension Vault: CredentialStore {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
                 let scan = try scanRecords(connection, keys, now: now)
                 let matching = scan.live.filter { query.matches($0.attributes) }
-                for row in matching.map(\.rowKey) + scan.expired.map(\.rowKey) {
-                    try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
-                        try statement.bind(.blob(row))
-                        try statement.run()
-                    }
-                }
+                for row in matching.map(\.rowKey) + scan.expired.map(\.rowKey) { try Self.delete(row, connection) }
                 return matching.count
             }
         }
@@ -224,12 +226,28 @@ extension Vault: CredentialStore {
         }
     }
 
-    /// Deletes an expired record, only if it is still the same record (a concurrent
-    /// process may have set the item anew).
+    /// Deletes an expired record and its index rows, only if it is still the same record (a
+    /// concurrent process may have set the item anew). A version 1 vault stays version 1.
     static func purge(_ rowKey: [UInt8], _ sealed: [UInt8], _ connection: SQLiteConnection) throws(CofferError) {
-        try connection.with("DELETE FROM items WHERE row_key = ?1 AND record = ?2") { statement throws(CofferError) in
-            try statement.bind(.blob(rowKey), .blob(sealed))
+        try connection.transaction { () throws(CofferError) in
+            try connection.with("DELETE FROM items WHERE row_key = ?1 AND record = ?2") { statement throws(CofferError) in
+                try statement.bind(.blob(rowKey), .blob(sealed))
+                try statement.run()
+            }
+            if connection.changes > 0, try formatVersion(connection) >= 2 { try AttributeIndex.remove(rowKey: rowKey, connection) }
+        }
+    }
+
+    /// Deletes a record and its index rows, inside a write transaction after
+    /// ``prepareItemWrite(_:_:)``. Returns whether there was a record.
+    @discardableResult
+    static func delete(_ rowKey: [UInt8], _ connection: SQLiteConnection) throws(CofferError) -> Bool {
+        try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey))
             try statement.run()
         }
+        let deleted = connection.changes > 0
+        try AttributeIndex.remove(rowKey: rowKey, connection)
+        return deleted
     }
 }
