@@ -3,10 +3,12 @@
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
-#                                python-keyring, zsh, fish and hyperfine
+#                                python-keyring, zsh, fish and hyperfine, and the Secret Service
+#                                clients the provider's tests drive
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
+packages+=(libglib2.0-dev libgcrypt20-dev)  # the Secret Service provider: GDBus, Diffie-Hellman and AES-CBC
 if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
     packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
@@ -16,6 +18,10 @@ if [ "${1:-build}" = test ]; then
     packages+=(hyperfine)         # make bench-cli
     packages+=(mandoc)            # make man (run by make test) checks the pages
     packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units
+    # Clients of the Secret Service provider, none written here: python-secretstorage (with jeepney,
+    # which the torture campaign's client uses too), Debian's docker helper, and git's libsecret
+    # helper, which the tests build from the source the git package ships (with gcc).
+    packages+=(python3-secretstorage python3-jeepney golang-docker-credential-helpers git gcc)
 fi
 
 missing=()

@@ -12,10 +12,14 @@ package final class AgentServer: Sendable {
     /// How long one connection may take to send its request or read its reply.
     private let connectionTimeout: Duration
 
-    /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused.
-    package init(listener: Int32, idleTimeout: Duration, connectionTimeout: Duration = .seconds(10), now: @escaping @Sendable () -> Date = { Date() }) {
+    /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused;
+    /// `vaults`, when given, are held vaults it shares (with the Secret Service provider).
+    package init(
+        listener: Int32, idleTimeout: Duration, connectionTimeout: Duration = .seconds(10), vaults: HeldVaults? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.listener = listener
-        self.vaults = HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now)
+        self.vaults = vaults ?? HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now)
         self.connectionTimeout = connectionTimeout
     }
 

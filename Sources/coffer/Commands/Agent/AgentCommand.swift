@@ -2,6 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferAgent
 import CofferCommandLine
+import CofferSecretServiceProvider
 import Foundation
 import Glibc
 
@@ -31,11 +32,31 @@ struct AgentCommand: ParsableCommand {
         /// leads a session of its own, apart from the terminal that started it.
         static let posixSpawnSetSID: Int16 = 0x80
 
+        @ParentCommand var root: CofferCommand
+
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
         @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
         var idleTimeout = DurationArgument(argument: "15m")!
+
+        @Flag(name: .customLong("secret-service"), help: ArgumentHelp(
+            "Also be the Secret Service (org.freedesktop.secrets) on the session bus, serving the vaults the agent holds: the default vault is the 'login' collection (docs/secret-service.md)."))
+        var secretService = false
+
+        @Flag(help: "With --secret-service: take the name over from another Secret Service (such as gnome-keyring) that allows it.")
+        var replace = false
+
+        @Option(help: ArgumentHelp(
+            "With --secret-service: the command that asks for a collection's passphrase when a client unlocks it; it prints the passphrase, as systemd-ask-password does. Without one, a locked collection stays locked until `coffer unlock`.",
+            valueName: "command"))
+        var prompter: String?
+
+        func validate() throws {
+            guard secretService || (!replace && prompter == nil) else {
+                throw ValidationError("--replace and --prompter go with --secret-service")
+            }
+        }
 
         func run() throws {
             let path = try AgentCommand.socketPath()
@@ -52,11 +73,26 @@ struct AgentCommand: ParsableCommand {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-            let arguments = [executable, "agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
+            var report: [Int32] = [-1, -1]
+            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: 70) }
+            for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            defer { close(report[0]) }
+            posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
+            var arguments = [executable, "agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            if secretService { arguments += ["--secret-service", "--vault", try root.vault.url().path] }
+            if replace { arguments.append("--replace") }
+            if let prompter { arguments += ["--prompter", prompter] }
             let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
+            var environment = ProcessInfo.processInfo.environment
+            environment[StartupReport.variable] = "\(StartupReport.descriptor)"
+            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            defer { envp.forEach { free($0) } }
             var pid: pid_t = 0
-            guard posix_spawn(&pid, executable, &actions, &attributes, argv, environ) == 0 else {
+            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            close(report[1])
+            guard spawned == 0 else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
             }
             for _ in 0..<250 {
@@ -64,21 +100,46 @@ struct AgentCommand: ParsableCommand {
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    let reason = StartupReport.read(report[0])
+                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                    // The agent's own status (WEXITSTATUS) goes with the reason it gave.
+                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? (status >> 8) & 0xFF : 70)
+                }
                 usleep(20_000)
             }
             throw CLIError(message: "the agent did not answer within 5 s", exitStatus: 75)
         }
 
-        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own.
+        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
+        /// `--secret-service`, the Secret Service too, on the same held vaults. The name is taken
+        /// first: when it cannot be, the agent does not start.
         private func serve(path: String) throws {
             let environment = ProcessInfo.processInfo.environment
             let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
+            let vaults = HeldVaults(idleTimeout: TimeInterval(idleTimeout.duration.components.seconds))
+            var provider: SecretServiceProvider?
+            if secretService {
+                let configuration = SecretServiceProvider.Configuration(
+                    loginVault: try root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
+                let started = SecretServiceProvider(configuration: configuration, keeper: vaults) {
+                    Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
+                }
+                do throws(ProviderStartError) {
+                    try started.start()
+                } catch {
+                    StartupReport.write("\(error)")
+                    throw CLIError(message: "\(error)", exitStatus: 69)
+                }
+                provider = started
+            }
+            StartupReport.close()
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            let server = AgentServer(listener: listener, idleTimeout: idleTimeout.duration, vaults: vaults)
             AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
             server.run()
+            provider?.stop()
             if !activated { unlink(path) }
         }
     }
