@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "Coffer", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
@@ -134,7 +135,8 @@ let package = Package(
         .target(
             name: "CofferTestSupport",
             dependencies: [
-                "Coffer", .product(name: "Logging", package: "swift-log"), .product(name: "CryptoExtras", package: "swift-crypto"),
+                "Coffer", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/CofferTestSupport"),
         .testTarget(

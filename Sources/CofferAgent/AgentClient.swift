@@ -1,6 +1,8 @@
+import Coffer
 import Glibc
 
-/// Sends requests to the agent: one connection per request, every wait bounded.
+/// Sends requests to the agent: one connection per request, every wait bounded, and nothing sent
+/// until the other end has shown it is this user's agent.
 package struct AgentClient: Sendable {
     package let path: String
     /// How long one exchange may take. An unlock runs Argon2id in the agent, so this is generous.
@@ -13,17 +15,34 @@ package struct AgentClient: Sendable {
 
     /// Sends `request` and reads the reply.
     package func send(_ request: AgentRequest) throws(AgentSocket.Unreachable) -> AgentReply {
-        let descriptor = try AgentSocket.connect(path: path)
+        let descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         defer { close(descriptor) }
-        AgentSocket.setTimeout(descriptor, timeout)
-        guard AgentSocket.write(request.message, to: descriptor) else { throw .broken("the agent closed the connection") }
+        try checkPeer(descriptor)
+        // An agent that will not serve this connection (busy) answers and closes at once, maybe
+        // before the request is written: its reply still says why.
+        let written = AgentSocket.write(request.message, to: descriptor)
+        guard written || errno == EPIPE || errno == ECONNRESET else { throw .broken("the agent did not take the request in time") }
         guard let message = AgentSocket.read(from: descriptor) else {
-            throw .broken("the agent did not answer (closed, timed out or sent a malformed reply)")
+            throw .broken(written ? "the agent did not answer (closed, timed out or sent a malformed reply)" : "the agent closed the connection")
         }
         do {
             return try AgentReply(message, to: request)
         } catch {
             throw .broken("the agent's reply breaks the protocol: \(error)")
+        }
+    }
+
+    /// Before any byte goes out (a request may carry a passphrase): the process that accepted is
+    /// this user's (`SO_PEERCRED`), and the socket's folder is private with safe folders above it.
+    private func checkPeer(_ descriptor: Int32) throws(AgentSocket.Unreachable) {
+        guard let uid = AgentSocket.peerUID(descriptor) else { throw .untrusted("cannot tell who serves \(path): nothing sent") }
+        guard uid == geteuid() else {
+            throw .untrusted("the process at \(path) runs as uid \(uid), not as this user: it is not your agent, and nothing was sent to it")
+        }
+        do throws(CofferError) {
+            try RuntimeFolder.checkPrivate(AgentSocket.folder(of: path))
+        } catch {
+            throw .untrusted("\(error); nothing was sent to the agent at \(path)")
         }
     }
 }

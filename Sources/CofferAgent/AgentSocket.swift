@@ -5,15 +5,31 @@ import Glibc
 /// The agent's Unix socket: where it is, and frames over it, every wait bounded.
 package enum AgentSocket {
     /// `$COFFER_AGENT_SOCKET`, else `agent.sock` in ``RuntimeFolder`` (created 0700). Its folder must be
-    /// the user's own and closed to others.
+    /// the user's own and closed to others, and the path must fit a Unix socket address
+    /// (``maxPathBytes``): a longer one is refused with advice, never shortened behind the user's back.
     package static func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CofferError) -> String {
-        if let path = environment["COFFER_AGENT_SOCKET"], !path.isEmpty {
-            guard path.hasPrefix("/") else { throw .invalidArgument(reason: "$COFFER_AGENT_SOCKET must be an absolute path") }
-            let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "/"
-            _ = try RuntimeFolder.privateFolder(at: folder)
-            return path
+        let path: String
+        if let given = environment["COFFER_AGENT_SOCKET"], !given.isEmpty {
+            guard given.hasPrefix("/") else { throw .invalidArgument(reason: "$COFFER_AGENT_SOCKET must be an absolute path") }
+            _ = try RuntimeFolder.privateFolder(at: folder(of: given))
+            path = given
+        } else {
+            path = try RuntimeFolder.url(environment: environment).path + "/agent.sock"
         }
-        return try RuntimeFolder.url(environment: environment).path + "/agent.sock"
+        guard path.utf8.count <= maxPathBytes else {
+            throw .invalidArgument(reason: """
+                the agent's socket path \(path) is \(path.utf8.count) bytes, and a Unix socket's is at most \(maxPathBytes): \
+                set $COFFER_AGENT_SOCKET (or $XDG_RUNTIME_DIR) to a shorter one
+                """)
+        }
+        return path
+    }
+
+    /// The longest socket path `sockaddr_un` holds: 108 bytes of `sun_path`, less the final NUL.
+    package static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "/"
     }
 
     /// Why a client cannot reach an agent.
@@ -24,20 +40,26 @@ package enum AgentSocket {
         case stale(String)
         /// Connected, but the exchange failed or took too long.
         case broken(String)
+        /// What answers is not this user's agent (another uid), or its folder is not private:
+        /// nothing was sent to it.
+        case untrusted(String)
 
         package var description: String {
             switch self {
             case .noAgent: "no agent runs"
-            case .stale(let reason), .broken(let reason): reason
+            case .stale(let reason), .broken(let reason), .untrusted(let reason): reason
             }
         }
     }
 
-    /// Connects to the agent at `path`.
-    package static func connect(path: String) throws(Unreachable) -> Int32 {
+    /// Connects to the agent at `path`, every read and write (the connect too) bounded by `timeout`.
+    package static func connect(path: String, timeout: Duration = .seconds(5)) throws(Unreachable) -> Int32 {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .broken("socket: \(String(cString: strerror(errno)))") }
-        var address = try address(path)
+        guard descriptor >= 0 else { throw .broken("socket: \(describe(errno))") }
+        // Set first: a connect waits on a full listen backlog (a stuck agent) for the send timeout.
+        setTimeout(descriptor, timeout)
+        var address: sockaddr_un
+        do { address = try self.address(path) } catch { close(descriptor); throw error }
         let status = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
@@ -47,10 +69,21 @@ package enum AgentSocket {
             switch reason {
             case ENOENT: throw .noAgent
             case ECONNREFUSED: throw .stale("no agent answers at \(path)")
-            default: throw .broken("cannot reach the agent at \(path): \(String(cString: strerror(reason)))")
+            case EAGAIN, ETIMEDOUT: throw .broken("the agent at \(path) did not accept the connection in time")
+            default: throw .broken("cannot reach the agent at \(path): \(describe(reason))")
             }
         }
         return descriptor
+    }
+
+    /// The user id of the process at the other end of the connected socket `descriptor`, as the
+    /// kernel recorded it at connect (`SO_PEERCRED`); `nil` when it cannot say.
+    package static func peerUID(_ descriptor: Int32) -> uid_t? {
+        // struct ucred { pid_t pid; uid_t uid; gid_t gid; }, which Glibc's module does not export.
+        var peer: (pid: Int32, uid: UInt32, gid: UInt32) = (0, UInt32.max, UInt32.max)
+        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &peer, &length) == 0 else { return nil }
+        return peer.uid
     }
 
     /// Listens at `path`, replacing a stale socket file (one nobody answers on); refuses when an
@@ -61,7 +94,7 @@ package enum AgentSocket {
             guard info.st_mode & S_IFMT == S_IFSOCK else { throw .invalidArgument(reason: "\(path) exists and is not a socket") }
             let live: Int32?
             do throws(Unreachable) {
-                live = try connect(path: path)
+                live = try connect(path: path, timeout: .seconds(2))
             } catch .stale {
                 live = nil
                 unlink(path)
@@ -84,7 +117,7 @@ package enum AgentSocket {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         umask(previous)
-        guard bound == 0, Glibc.listen(descriptor, 64) == 0 else {
+        guard bound == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
             let reason = describe(errno)
             close(descriptor)
             throw .storageUnavailable(reason: "cannot listen at \(path): \(reason)")
@@ -145,6 +178,20 @@ package enum AgentSocket {
             offset += received
         }
         return bytes
+    }
+
+    /// Makes `descriptor` non-blocking and close-on-exec (Glibc's module has neither `accept4`
+    /// nor `pipe2`; the agent starts no process, so setting it after is no race). On failure the
+    /// descriptor is closed and `errno` set.
+    static func makeNonBlocking(_ descriptor: Int32) -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
+            let reason = errno
+            close(descriptor)
+            errno = reason
+            return false
+        }
+        return true
     }
 
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -56,14 +56,18 @@ package struct AgentStore: CredentialStore {
 extension AgentClient {
     /// The vault at `path` (a real path) through the agent, when the agent holds it unlocked
     /// with current keys; `nil` when it does not (never unlocked there, forgotten, or rotated
-    /// elsewhere, which makes the agent forget it now).
+    /// elsewhere, which makes the agent forget it now). An agent that refuses the question (busy,
+    /// or another user's) throws, so the command can say why it unlocks the vault itself.
     /// A live agent answers `holds` at once, so a stopped or stuck one is given up on after
     /// ``holdsTimeout`` and the command unlocks the vault itself.
     package func store(for path: String) throws(AgentSocket.Unreachable) -> AgentStore? {
         var asking = self
         asking.timeout = min(timeout, Self.holdsTimeout)
-        guard case .done = try asking.send(.holds(vault: path)) else { return nil }
-        return AgentStore(client: self, vault: path)
+        switch try asking.send(.holds(vault: path)) {
+        case .done: return AgentStore(client: self, vault: path)
+        case .failure(let error): throw .broken("the agent refused: \(error)")
+        default: return nil
+        }
     }
 
     /// How long a command waits for the agent to say whether it holds a vault.

@@ -54,6 +54,8 @@ extension DevBackend {
         public var userinfoRequests = 0
         /// Discovery, RFC 8414 metadata and JWKS requests.
         public var metadataRequests = 0
+        /// Discovery and RFC 8414 metadata requests alone.
+        public var discoveryRequests = 0
 
         public init() {}
     }

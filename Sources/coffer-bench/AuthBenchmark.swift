@@ -22,7 +22,7 @@ enum AuthBenchmark {
         do {
             let vault = try Vault.create(at: folder.appendingPathComponent("bench.vault"), with: .key(.random(count: 32)))
             let auth = Authorization(
-                backend: backend.mobileBackend(), keychain: Keychain(service: "coffer-bench", store: vault),
+                backend: backend.mobileBackend(), store: vault,
                 configuration: Authorization.Configuration(now: { clock.now }, logger: logger))
             let user = DevBackend.Configuration.defaultUser
             try await auth.authenticate(userName: user.name, password: user.password)

@@ -9,32 +9,35 @@ import XCTest
 final class AgentServerTests: XCTestCase {
     let folder = TemporaryFolder()
     var socketPath: String { folder.file("agent.sock").path }
-    private var server: AgentServer!
-    private var thread: Thread!
+    private var server: AgentServer?
+    private var thread: Thread?
 
-    override func setUpWithError() throws {
+    /// Deadlines short enough for a test to wait them out.
+    static let shortLimits = AgentServerLimits(requestDeadline: .seconds(1), idleTimeout: .seconds(1), replyDeadline: .seconds(5))
+
+    /// Runs an agent in this process on `socketPath`.
+    func startServer(_ limits: AgentServerLimits = shortLimits) throws {
         let listener = try AgentSocket.listen(path: socketPath)
-        let server = AgentServer(listener: listener, idleTimeout: .seconds(600), connectionTimeout: .seconds(1))
+        let server = try AgentServer(listener: listener, idleTimeout: .seconds(600), limits: limits)
         self.server = server
-        thread = Thread { server.run() }
+        let thread = Thread { server.run() }
+        self.thread = thread
         thread.start()
     }
 
     override func tearDown() {
-        server.stop()
+        server?.stop()
         let deadline = Date().addingTimeInterval(5)
-        while thread.isExecuting, Date() < deadline { usleep(10_000) }
+        while thread?.isExecuting == true, Date() < deadline { usleep(10_000) }
     }
 
-    private var client: AgentClient { AgentClient(path: socketPath, timeout: .seconds(5)) }
+    var client: AgentClient { AgentClient(path: socketPath, timeout: .seconds(5)) }
 
     /// Sends raw bytes and reads what comes back.
     private func exchange(_ bytes: [UInt8]) throws -> AgentMessage? {
-        let descriptor = try AgentSocket.connect(path: socketPath)
-        defer { close(descriptor) }
-        AgentSocket.setTimeout(descriptor, .seconds(5))
-        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        return AgentSocket.read(from: descriptor)
+        let connection = try RawAgentConnection(socketPath)
+        connection.send(bytes)
+        return connection.reply()
     }
 
     private func assertErrorReply(_ reply: AgentMessage?, _ reason: String, file: StaticString = #filePath, line: UInt = #line) {
@@ -42,6 +45,7 @@ final class AgentServerTests: XCTestCase {
     }
 
     func testAHeldVaultIsServedAndAnotherIsNot() throws {
+        try startServer()
         let url = folder.file("served.vault")
         let keyFile = folder.file("served.key")
         try KeyFile.generate(at: keyFile)
@@ -65,6 +69,7 @@ final class AgentServerTests: XCTestCase {
     }
 
     func testAWrongKeyFileIsAnErrorReplyAndNothingIsHeld() throws {
+        try startServer()
         let url = folder.file("other.vault")
         let right = folder.file("right.key")
         try KeyFile.generate(at: right)
@@ -80,18 +85,20 @@ final class AgentServerTests: XCTestCase {
     }
 
     func testBadFramesGetAnErrorReplyAndTheAgentKeepsServing() throws {
-        assertErrorReply(try exchange([0xFF, 0xFF, 0xFF, 0xFF]), "a length over 4 MiB")
+        try startServer()
+        assertErrorReply(try exchange([0xFF, 0xFF, 0xFF, 0xFF]), "a length over 4 MiB, refused on its prefix alone")
         assertErrorReply(try exchange([0, 0, 0, 1, 1]), "a length under 2")
         assertErrorReply(try exchange([0, 0, 0, 2, 9, 1]), "another protocol version")
         assertErrorReply(try exchange([0, 0, 0, 2, 1, 0x7F]), "an unknown request")
         assertErrorReply(try exchange([0, 0, 0, 7, 1, 0x11, 0x01, 0, 0, 0, 9]), "a field past the end")
-        assertErrorReply(try exchange([0, 0, 0, 40, 1, 0x01]), "a frame cut short: the connection timeout ends the wait")
-        assertErrorReply(try exchange([]), "nothing sent before the timeout")
+        assertErrorReply(try exchange([0, 0, 0, 40, 1, 0x01]), "a frame cut short: the request deadline ends the wait")
+        assertErrorReply(try exchange([]), "nothing sent: the idle timeout ends the wait")
         guard case .agent(let pid, _) = try client.send(.ping) else { return XCTFail("no ping reply") }
         XCTAssertEqual(pid, getpid())
     }
 
     func testAStaleSocketIsReplacedAndALiveOneIsNot() throws {
+        try startServer()
         XCTAssertThrowsError(try AgentSocket.listen(path: socketPath), "an agent already answers there")
         let stale = folder.file("stale.sock").path
         let first = try AgentSocket.listen(path: stale)
@@ -101,5 +108,191 @@ final class AgentServerTests: XCTestCase {
         }
         let second = try AgentSocket.listen(path: stale)
         close(second)
+    }
+
+    // MARK: - Under load and abuse
+
+    /// A client sending one byte at a time, each well within the idle timeout, is cut off at the
+    /// request deadline with an error reply, long before its frame is done. Before, each `recv`
+    /// had its own timeout, so a byte every few seconds held a thread for as long as it liked.
+    func testASlowSenderIsCutOffAtTheRequestDeadline() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(1), idleTimeout: .seconds(3)))
+        let frame = AgentRequest.holds(vault: "/" + String(repeating: "v", count: 100)).message.frame
+        let connection = try RawAgentConnection(socketPath)
+        let started = ContinuousClock.now
+        var sent = 0
+        while sent < frame.count, !connection.isReadable(within: .milliseconds(250)) {
+            connection.send([frame[sent]])
+            sent += 1
+        }
+        let reply = try XCTUnwrap(connection.reply(), "an error reply before the close")
+        XCTAssertLessThan(sent, frame.count, "cut off before the frame was done")
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10), "at the 1 s deadline, with room for a slow machine")
+        guard case .failure(.invalidArgument(let reason)) = try AgentReply(reply, to: .ping) else { return XCTFail("\(reply)") }
+        XCTAssertEqual(reason, "the request did not arrive within 1.0 seconds")
+        XCTAssertTrue(connection.isClosedByTheAgent(), "closed after the reply")
+    }
+
+    /// Connections that send nothing are answered and closed after the idle timeout.
+    func testSilentConnectionsAreClosedAfterTheIdleTimeout() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(30), idleTimeout: .milliseconds(500)))
+        let silent = try (0..<3).map { _ in try RawAgentConnection(socketPath) }
+        for connection in silent {
+            let reply = try XCTUnwrap(connection.reply())
+            guard case .failure(.invalidArgument(let reason)) = try AgentReply(reply, to: .ping) else { return XCTFail("\(reply)") }
+            XCTAssertEqual(reason, "the connection sent nothing for 0.5 seconds")
+            XCTAssertTrue(connection.isClosedByTheAgent())
+        }
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }
+    }
+
+    /// Idle connections hold up no request: with 32 of them open (and the default, long
+    /// timeouts), a ping is answered at once. Before, six were enough to stall the agent.
+    func testIdleConnectionsHoldUpNoRequest() throws {
+        try startServer(AgentServerLimits())
+        let idle = try (0..<32).map { _ in try RawAgentConnection(socketPath) }
+        guard case .agent = try AgentClient(path: socketPath, timeout: .seconds(2)).send(.ping) else { return XCTFail("no ping reply") }
+        XCTAssertFalse(idle.contains { $0.isReadable(within: .zero) }, "under the cap, no idle connection was closed")
+    }
+
+    /// At the cap, a new connection takes the slot of the oldest idle one, which gets an error
+    /// reply and is closed; the others stay open.
+    func testAtTheCapTheOldestIdleConnectionMakesRoom() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(30), idleTimeout: .seconds(30), maxConnections: 4))
+        let idle = try (0..<4).map { _ in try RawAgentConnection(socketPath) }
+        guard case .agent = try client.send(.ping) else { return XCTFail("the new request was refused") }
+        let closed = try XCTUnwrap(idle[0].reply(), "the oldest was told why")
+        guard case .failure(.storageUnavailable(let reason)) = try AgentReply(closed, to: .ping) else { return XCTFail("\(closed)") }
+        XCTAssertEqual(reason, "the agent closed this idle connection to make room for a new one")
+        XCTAssertTrue(idle[0].isClosedByTheAgent())
+        XCTAssertFalse(idle[1...].contains { $0.isReadable(within: .milliseconds(100)) }, "the younger ones stay")
+    }
+
+    /// At the cap with no idle connection (every slot is writing a reply its client has not
+    /// read yet), a new connection is refused with a reply that says so; the replies under way
+    /// complete, and the agent serves again once they have.
+    func testAtTheCapWithEveryConnectionServedANewOneIsRefused() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(30), idleTimeout: .seconds(30), replyDeadline: .seconds(30), maxConnections: 2))
+        let (path, id) = try heldVaultWithItem(secretBytes: Limits.maxSecretBytes)
+        let busy = try (0..<2).map { _ in try RawAgentConnection(socketPath) }
+        for connection in busy {
+            connection.send(AgentRequest.secret(vault: path, id: id).message.frame)
+            XCTAssertEqual(connection.receive(4).count, 4, "the 1 MiB reply has begun; the socket holds only part of it")
+        }
+        guard case .failure(.storageUnavailable(let reason)) = try client.send(.ping) else { return XCTFail("a third connection was served") }
+        XCTAssertEqual(reason, "the agent is busy: all 2 connections are serving requests; try again")
+        for connection in busy {
+            XCTAssertGreaterThan(connection.receiveToEnd(), Limits.maxSecretBytes, "the reply under way completes")
+        }
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply after the replies completed") }
+    }
+
+    /// Unlocks run on threads of their own: while two Argon2id unlocks run one after the other,
+    /// a ping is answered before either is done.
+    func testUnlocksHoldUpNoOtherRequest() throws {
+        try startServer(AgentServerLimits())
+        let url = folder.file("slow.vault")
+        _ = try Vault.create(at: url, with: .passphrase("slow"), configuration: Vault.Configuration(passphraseCost: .moderate))
+        let unlock = AgentRequest.unlock(vault: url.path, credential: .passphrase(SecureBytes(copying: Array("slow".utf8))), lifetime: 60)
+        let unlocking = try (0..<2).map { _ in try RawAgentConnection(socketPath) }
+        for connection in unlocking { connection.send(unlock.message.frame) }
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }
+        XCTAssertFalse(unlocking[1].isReadable(within: .zero), "the second unlock is still under way")
+        for connection in unlocking {
+            guard case .done = try AgentReply(try XCTUnwrap(connection.reply()), to: unlock) else { return XCTFail("an unlock failed") }
+        }
+    }
+
+    /// A vault the agent holds, with one item whose secret is `secretBytes` long.
+    private func heldVaultWithItem(secretBytes: Int) throws -> (String, ItemID) {
+        let url = folder.file("held.vault")
+        let keyFile = folder.file("held.key")
+        try KeyFile.generate(at: keyFile)
+        let id = ItemID.genericPassword(service: "big", account: "ada")
+        try Vault.create(at: url, with: .keyFile(keyFile)).set(Data(repeating: 0x42, count: secretBytes), for: id, options: ItemOptions())
+        let path = url.resolvingSymlinksInPath().path
+        guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
+            throw CofferError.locked
+        }
+        return (path, id)
+    }
+
+    // MARK: - The client
+
+    /// A client checks the socket's folder once connected, before it sends anything: here one
+    /// others may enter, where a plain listener records that no byte came.
+    func testAClientSendsNothingToASocketInAFolderOthersCanEnter() throws {
+        let open = folder.file("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: false)
+        chmod(open.path, 0o777)
+        let path = open.appendingPathComponent("agent.sock").path
+        let listener = try AgentSocket.listen(path: path)
+        defer { close(listener) }
+        XCTAssertThrowsError(try AgentClient(path: path, timeout: .seconds(5)).send(.ping)) { error in
+            guard case .untrusted(let reason) = error as? AgentSocket.Unreachable else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "insecure permissions on \(open.path): mode 777 lets others in; expected 700; nothing was sent to the agent at \(path)")
+        }
+        let accepted = accept(listener, nil, nil)
+        XCTAssertGreaterThanOrEqual(accepted, 0, "the client did connect")
+        defer { close(accepted) }
+        var byte: UInt8 = 0
+        XCTAssertEqual(recv(accepted, &byte, 1, 0), 0, "and closed without sending a byte")
+    }
+}
+
+/// A connection to the agent that a test drives byte by byte.
+final class RawAgentConnection {
+    let descriptor: Int32
+
+    init(_ path: String) throws {
+        descriptor = try AgentSocket.connect(path: path, timeout: .seconds(5))
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    func send(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// The agent's reply frame, waiting up to 5 s; `nil` when it closed or sent a malformed one.
+    func reply() -> AgentMessage? {
+        AgentSocket.read(from: descriptor)
+    }
+
+    /// Up to `count` bytes, waiting up to 5 s.
+    func receive(_ count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let received = bytes.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + offset, count - offset, 0) }
+            guard received > 0 else { break }
+            offset += received
+        }
+        return Array(bytes[..<offset])
+    }
+
+    /// How many bytes come until the agent closes the connection.
+    func receiveToEnd() -> Int {
+        var total = 0
+        while true {
+            let chunk = receive(1 << 16)
+            total += chunk.count
+            if chunk.count < 1 << 16 { return total }
+        }
+    }
+
+    /// Whether the agent has written something, or closed, within `timeout`.
+    func isReadable(within timeout: Duration) -> Bool {
+        var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let (seconds, attoseconds) = timeout.components
+        return poll(&polled, 1, Int32(seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0
+    }
+
+    /// Whether the agent has closed its end: nothing (more) to read, and the end of the stream.
+    func isClosedByTheAgent() -> Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, 0) == 0
     }
 }

@@ -1,3 +1,4 @@
+import Crypto
 import CryptoExtras
 import Foundation
 
@@ -48,6 +49,14 @@ public enum IndependentJWS {
         let input = encode(Data(header.utf8), encoding) + "." + encode(Data(payload.utf8), encoding)
         let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
         return input + "." + encode(signature.rawRepresentation, encoding)
+    }
+
+    /// `payload` signed under `header` with ES256 (RFC 7518 §3.4: ECDSA P-256 with SHA-256, the
+    /// signature as the 64 bytes of R and S), unpadded base64url.
+    public static func signES256(header: String, payload: String, with key: P256.Signing.PrivateKey) throws -> String {
+        let input = encode(Data(header.utf8), .unpaddedURL) + "." + encode(Data(payload.utf8), .unpaddedURL)
+        let signature = try key.signature(for: Data(input.utf8))
+        return input + "." + encode(signature.rawRepresentation, .unpaddedURL)
     }
 
     /// The parts of a compact JWS, or `nil` when it is not one.

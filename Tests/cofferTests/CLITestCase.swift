@@ -9,6 +9,36 @@ class CLITestCase: XCTestCase {
     var vault: URL { folder.file("cli.vault") }
     /// This test's own agent socket, so that no test meets the user's agent.
     var agentSocket: URL { folder.file("agent.sock") }
+    /// The agent ``startAgent(_:openFileLimit:file:line:)`` started; stopped after the test.
+    var agent: ChildProcess?
+
+    override func tearDown() {
+        agent?.stop()
+        super.tearDown()
+    }
+
+    /// Runs `coffer agent start --foreground` on ``agentSocket`` as a child this test owns, with
+    /// the environment every command here has, and waits until it answers. `openFileLimit`
+    /// starts it with that soft limit on open files.
+    func startAgent(_ extra: [String] = [], openFileLimit: Int? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        let environment = baseEnvironment
+        let command = [BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"] + extra
+        agent = try openFileLimit.map { limit in
+            try ChildProcess.start("/bin/sh", ["-c", "ulimit -S -n \(limit) && exec \"$@\"", "sh"] + command, environment: environment)
+        } ?? ChildProcess.start(command[0], Array(command.dropFirst()), environment: environment)
+        // Until it answers (a `for … where` would run all 500 rounds: it filters, it does not stop).
+        for _ in 0..<500 {
+            if try coffer(["agent", "status"]).status == 0 { break }
+            usleep(10_000)
+        }
+        XCTAssertEqual(try coffer(["agent", "status"]).status, 0, "the agent answers", file: file, line: line)
+    }
+
+    /// Creates the test vault with one item: mail/ada, whose secret is "first".
+    func initVaultWithItem() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("first".utf8)).status, 0)
+    }
 
     /// Runs `coffer` with the vault and passphrase in its environment (override with `environment`);
     /// `inputs` feeds other file descriptors, such as 3 for `--passphrase-fd 3`.

@@ -54,15 +54,16 @@ public enum AuthError: Error, Sendable, Hashable {
     case blocked(check: String, retryAfter: Int?)
     /// A challenge came for a security check or realm that has no registered handler.
     case noHandler(check: String)
-    /// The handler did not answer within ``ChallengeClient/Configuration/challengeTimeout``.
+    /// The handler did not answer within ``ClientConfiguration/loginTimeout``.
     case challengeTimeout(check: String)
-    /// The server kept challenging past ``ChallengeClient/Configuration/maxChallengeRounds``.
+    /// The server kept challenging past ``ClientConfiguration/maxChallengeRounds``.
     case tooManyChallengeRounds(check: String)
 
     // OpenID Connect and OAuth 2.0 logins:
 
     /// The session cannot be renewed without the user: the provider refused the refresh token
-    /// (`invalid_grant`: revoked, expired, or reused after rotation), or the session holds none.
+    /// (`invalid_grant`, or any other 400 or 401 refusal: revoked, expired, ended at the
+    /// provider, or reused after rotation), or the session holds none.
     /// The stored session has been cleared; log in again.
     case reauthenticationRequired
     /// The user, or the provider, refused the login (`access_denied`).
@@ -113,6 +114,21 @@ extension AuthError: CustomStringConvertible {
 }
 
 extension AuthError {
+    /// Whether this error, thrown by a `refresh_token` grant, means the provider refused the
+    /// refresh token, so the session cannot go on: any 400 or 401 except an RFC 6749 error
+    /// that blames the request itself (`invalid_request`, `unsupported_grant_type`,
+    /// `invalid_scope`). Real providers refuse a dead session with `invalid_grant`, but also
+    /// with a bare 400 or 401, an HTML page, or a code of their own. A 5xx, a timeout or a
+    /// transport failure is not a refusal: the session stays for the next try.
+    var refusesRefreshToken: Bool {
+        switch self {
+        case .invalidCredentials: true
+        case .serverError(let status): status == 400 || status == 401
+        case .oauthError(let code, let status): (status == 400 || status == 401) && !TokenEndpointReply.requestErrors.contains(code)
+        default: false
+        }
+    }
+
     /// Whether the server could not be reached or did not answer in time: a later request to
     /// it right away would wait the same way.
     var isUnreachable: Bool {

@@ -14,7 +14,11 @@ extension Authorization {
             if session.isUsable(at: now, leeway: leeway) { return try headerValue(session) }
             guard session.isRenewable else { throw .tokenExpired }
             let started = epoch
-            return try await renewal.run { [self] in await renewSessionHoldingTheLock(startedAt: started) }
+            return try await renewal.run { [self] in
+                await RefreshLock.run(
+                    name: "omc \(backend.binding) \(sessions.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout
+                ) { () async throws(AuthError) -> String in try await renewSession(startedAt: started) }
+            }
         case .anonymous(let token):
             if let token, token.isValid(at: now, leeway: leeway) { return token.headerValue }
             if token == nil, let key = backend.anonymousKey { return "Basic \(key)" }
@@ -29,29 +33,14 @@ extension Authorization {
         return credentials.headerValue
     }
 
-    /// Renews a user session under the cross-process lock: another process may have renewed it
-    /// while this one waited, and a refresh token must never be spent twice.
-    private func renewSessionHoldingTheLock(startedAt started: UInt64) async -> Result<String, AuthError> {
-        let lock: RefreshLock
-        do throws(AuthError) {
-            lock = try await RefreshLock.acquire(
-                name: "omc \(backend.binding) \(configuration.sessionAccount)", folder: configuration.refreshLockFolder,
-                timeout: configuration.refreshLockTimeout)
-        } catch {
-            return .failure(error)
-        }
-        let result: Result<String, AuthError>
-        do throws(AuthError) { result = .success(try await renewSession(startedAt: started)) } catch { result = .failure(error) }
-        lock.release()
-        return result
-    }
-
     /// Renews with the refresh token (or, for an older session or by opt-in, the password), and
     /// stores the new token, and a rotated refresh token, before anyone uses them. A refresh
-    /// token held replaces any stored password.
+    /// token held replaces any stored password. Runs under the cross-process refresh lock:
+    /// another process may have renewed the session while this one waited, and a refresh token
+    /// must never be spent twice.
     private func renewSession(startedAt started: UInt64) async throws(AuthError) -> String {
         guard let client = backend.oauthClient else { throw .notAuthenticated }
-        guard var session = try store.load(), session.binding == backend.binding, !session.isSignedOut else {
+        guard var session = try sessions.load(), session.binding == backend.binding, !session.isSignedOut else {
             throw .notAuthenticated
         }
         if session.isUsable(at: now, leeway: leeway), let value = try? headerValue(session), value != refusedHeaderValue {
@@ -64,7 +53,7 @@ extension Authorization {
             do {
                 reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
                     .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
-            } catch .invalidCredentials {
+            } catch let error where error.refusesRefreshToken {
                 throw try endSession()
             }
         } else if let credentials = session.basicCredentials {
@@ -75,14 +64,14 @@ extension Authorization {
             throw .tokenExpired
         }
         guard epoch == started else { throw .cancelled }
-        let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+        let token = reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime)
         session.token = token
         if let rotated = reply.refreshToken {
             session.refreshToken = rotated
             session.password = nil
         }
         session.format = 2
-        try store.save(session)
+        try sessions.save(session)
         state = .session(session)
         epoch += 1
         broadcaster.send(.refreshed)
@@ -91,7 +80,7 @@ extension Authorization {
 
     /// The backend refused the refresh token: the session is cleared, and the user must log in again.
     private func endSession() throws(AuthError) -> AuthError {
-        try store.remove()
+        try sessions.remove()
         state = .signedOut(otherBackend: false)
         epoch += 1
         broadcaster.send(.reauthenticationRequired)
@@ -106,7 +95,7 @@ extension Authorization {
             let reply = try await OAuthGrant.clientCredentials(scope: backend.scope)
                 .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
             guard epoch == started, case .anonymous = state else { throw .notAuthenticated }
-            let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+            let token = reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime)
             state = .anonymous(token)
             epoch += 1
             return .success(token.headerValue)

@@ -34,6 +34,29 @@ extension Authorization {
         return try await transport.send(try await authorize(request))
     }
 
+    /// Sends `request` as ``send(_:)-(HTTPClientRequest)`` does.
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+        try await send(request.httpRequest(token: nil))
+    }
+
+    /// A valid access token of an OAuth or SSO-exchange session (renewed first when it has
+    /// expired and the session can renew it), or of anonymous OAuth access. An HTTP Basic
+    /// session has none: ``AuthError/invalidRequest(reason:)``.
+    public func accessToken() async throws(AuthError) -> AccessToken {
+        _ = try await authorizationValue()
+        switch state {
+        case .session(let session):
+            guard let token = session.token else { throw .invalidRequest(reason: "an HTTP Basic session has no access token") }
+            return token
+        case .anonymous(let token?):
+            return token
+        case .anonymous(nil):
+            throw .invalidRequest(reason: "anonymous HTTP Basic access has no access token")
+        case .unloaded, .signedOut:
+            throw .notAuthenticated
+        }
+    }
+
     /// An authorized `GET` of `url`.
     public func get(_ url: URL) async throws(AuthError) -> HTTPResponse {
         try await send(HTTPClientRequest(url: url.absoluteString))
@@ -42,7 +65,7 @@ extension Authorization {
     /// The logged-in user, as the backend describes them (`GET {base}/mobile/platform/users/~`,
     /// with the session's credentials). Errors with the backend's `detail` are
     /// ``AuthError/refused(_:)``.
-    public func currentUser() async throws(AuthError) -> MobileUser {
+    public func currentUser() async throws(AuthError) -> AuthenticatedUser {
         try await MobileHubUsers.currentUser(try await authorizationValue(), backend: backend, transport: transport)
     }
 

@@ -3,11 +3,11 @@ import Coffer
 import Foundation
 import Logging
 
-/// Logs a user in to a ``MobileBackend`` and keeps the session in a Coffer keychain, so the
+/// Logs a user in to a ``MobileBackend`` and keeps the session in a Coffer store, so the
 /// user stays logged in across restarts. Modelled on Oracle Mobile Hub's `OMCAuthorization`.
 ///
 /// ```swift
-/// let auth = Authorization(backend: backend, keychain: Keychain(service: "com.example.app", store: vault))
+/// let auth = Authorization(backend: backend, store: vault)
 /// if await !auth.loadSSOTokenExchange() {
 ///     try await auth.authenticate(userName: "alice", password: password)
 /// }
@@ -18,15 +18,20 @@ import Logging
 /// - Concurrent callers that need a new token share one network round trip.
 /// - Every failure is a typed ``AuthError``; bad replies leave the earlier session as it was.
 /// - ``logout(clearCredentials:)`` clears the local session first, even when the backend is unreachable.
-public actor Authorization {
+/// - It is an ``AuthorizationClient``: the same access token, requests, logout and events as
+///   the other login clients.
+public actor Authorization: AuthorizationClient {
+    /// The facade's policies.
+    public typealias Configuration = ClientConfiguration
+
     /// The backend this facade logs in to.
     public nonisolated let backend: MobileBackend
-    /// Where the session is stored: the vault, the Secret Service, or any other store.
-    public nonisolated let keychain: Keychain
+    /// Where the session is stored (service `coffer.auth`): the vault, the Secret Service, or any other store.
+    public nonisolated let store: any CredentialStore
     /// The facade's policies.
     public nonisolated let configuration: Configuration
 
-    let store: SessionStore<StoredSession>
+    let sessions: SessionStore<StoredSession>
     let transport: HTTPTransport
     /// Shares one token request among every caller that needs a new token.
     let renewal = SingleFlight<String>()
@@ -39,27 +44,30 @@ public actor Authorization {
     /// session, read again before renewing, still holds it as unexpired.
     var refusedHeaderValue: String?
 
-    /// A facade for `backend` that keeps its session in `keychain`.
+    /// A facade for `backend` that keeps its session in `store`.
     ///
     /// - Parameters:
     ///   - backend: The mobile backend: its URL, id and authentication.
-    ///   - keychain: Where the session is stored.
+    ///   - store: Where the session is stored.
     ///   - configuration: The facade's policies.
     ///   - httpClient: The client to send requests with. The default follows no redirects, so
     ///     credentials never go to another host.
     public init(
-        backend: MobileBackend, keychain: Keychain, configuration: Configuration = Configuration(),
+        backend: MobileBackend, store: any CredentialStore, configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient
     ) {
         self.backend = backend
-        self.keychain = keychain
+        self.store = store
         self.configuration = configuration
-        self.store = SessionStore(keychain: keychain, account: configuration.sessionAccount, label: "Coffer session for \(backend.backendID)")
-        self.transport = HTTPTransport(
-            client: httpClient, timeout: configuration.requestTimeout,
-            maxBodyBytes: configuration.maxResponseBytes,
-            allowsInsecureHTTP: configuration.allowInsecureHTTP, logger: configuration.logger)
+        self.sessions = SessionStore(
+            keychain: Keychain(service: SessionStore<StoredSession>.service, store: store), account: configuration.sessionAccount ?? "session",
+            label: "Coffer session for \(backend.backendID)")
+        self.transport = configuration.transport(httpClient)
     }
+
+    /// How long a token lasts when the backend gives no `expires_in`: 6 hours unless configured,
+    /// like Oracle Mobile Hub's `Security_TokenExchangeTimeoutSecs` policy.
+    var defaultTokenLifetime: TimeInterval { configuration.tokenLifetime(else: 6 * 3600) }
 
     /// The HTTP client facades use unless given another: no redirects, no decompression, and
     /// a 5 s connect timeout, so an unreachable backend is a ``AuthError/transport(reason:)``
@@ -70,7 +78,7 @@ public actor Authorization {
             redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5)), decompression: .disabled))
 
     var now: Date { configuration.now() }
-    var leeway: TimeInterval { configuration.clockSkewLeeway }
+    var leeway: TimeInterval { configuration.leeway }
 
     // MARK: Logging in
 
@@ -81,7 +89,7 @@ public actor Authorization {
     /// - OAuth: the RFC 6749 password grant. The token and the refresh token are stored, never
     ///   the password: an expired token renews with the refresh token. When the backend gives
     ///   no refresh token, the session ends with its token, unless the app opted in to
-    ///   ``Configuration/keepsPasswordWithoutRefreshToken``.
+    ///   ``ClientConfiguration/keepsPasswordWithoutRefreshToken``.
     public func authenticate(userName: String, password: String) async throws(AuthError) {
         guard !userName.isEmpty else { throw .invalidRequest(reason: "the user name is empty") }
         let started = epoch
@@ -91,7 +99,7 @@ public actor Authorization {
             let reply = try await OAuthGrant.password(credentials, scope: backend.scope)
                 .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
             session.method = .oauth
-            session.token = reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout)
+            session.token = reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime)
             session.refreshToken = reply.refreshToken
             if reply.refreshToken != nil || !configuration.keepsPasswordWithoutRefreshToken { session.password = nil }
         } else {
@@ -120,7 +128,7 @@ public actor Authorization {
         }
         let session = StoredSession(
             binding: backend.binding, method: .ssoExchange,
-            token: reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout))
+            token: reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime))
         try commit(session, persist: storeAccessToken, startedAt: started)
         configuration.logger.info("SSO token exchanged", metadata: ["stored": "\(storeAccessToken)"])
     }
@@ -134,7 +142,7 @@ public actor Authorization {
                 .send(to: client.tokenEndpoint, client: client, backend: backend, transport: transport)
             guard epoch == started else { throw .cancelled }
             epoch += 1
-            state = .anonymous(reply.accessToken(now: now, defaultLifetime: configuration.tokenExchangeTimeout))
+            state = .anonymous(reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime))
         } else {
             guard backend.anonymousKey != nil else { throw .invalidRequest(reason: "the backend has no anonymous key") }
             epoch += 1
@@ -146,7 +154,7 @@ public actor Authorization {
     /// another change came first.
     private func commit(_ session: StoredSession, persist: Bool, startedAt started: UInt64) throws(AuthError) {
         guard epoch == started else { throw .cancelled }
-        if persist { try store.save(session) }
+        if persist { try sessions.save(session) }
         epoch += 1
         state = .session(session)
         broadcaster.send(.loggedIn)
@@ -176,7 +184,7 @@ public actor Authorization {
     /// read: a locked store never looks like "no session".
     @discardableResult
     public func loadStoredSession() throws(AuthError) -> SessionLoadResult {
-        let stored = try store.load()
+        let stored = try sessions.load()
         epoch += 1
         guard let stored, !stored.isSignedOut else {
             state = .signedOut(otherBackend: false)
@@ -201,12 +209,12 @@ public actor Authorization {
         } else if case .signedOut = state {
             state = .signedOut(otherBackend: false)
         }
-        guard var stored = try store.load() else { return }
+        guard var stored = try sessions.load() else { return }
         if stored.binding != backend.binding || stored.method == .ssoExchange {
-            try store.remove()
+            try sessions.remove()
         } else if stored.token != nil {
             stored.token = nil
-            try store.save(stored)
+            try sessions.save(stored)
         }
     }
 
@@ -234,7 +242,7 @@ public actor Authorization {
         if case .session(let session) = previous, session.method == .httpBasic { basic = session.basicCredentials }
 
         do {
-            let stored = try store.load()
+            let stored = try sessions.load()
             if let stored, stored.binding == backend.binding {
                 refreshToken = stored.refreshToken
                 if stored.method == .httpBasic, basic == nil { basic = stored.basicCredentials }
@@ -242,11 +250,11 @@ public actor Authorization {
                 if let token = stored.token, !tokens.contains(where: { $0.value == token.value }) { tokens.append(token) }
             }
             if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {
-                try store.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
+                try sessions.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
                 report.keptUserName = true
                 report.removedStoredSession = true
             } else {
-                report.removedStoredSession = try store.remove()
+                report.removedStoredSession = try sessions.remove()
             }
         } catch {
             failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))
@@ -274,6 +282,18 @@ public actor Authorization {
     }
 
     // MARK: The current session
+
+    /// Ends the session and removes everything stored for it: ``logout(clearCredentials:)`` with `true`.
+    @discardableResult
+    public func logout() async throws(AuthError) -> LogoutReport {
+        try await logout(clearCredentials: true)
+    }
+
+    /// The user logged in, as stored: their user name; `nil` for anonymous and SSO sessions
+    /// and when logged out. ``currentUser()`` asks the backend for the rest.
+    public var user: AuthenticatedUser? {
+        userName.map { AuthenticatedUser(id: $0, preferredUsername: $0) }
+    }
 
     /// Whether a request can be authorized now without the network: a valid token (leeway
     /// included), HTTP Basic credentials, or anonymous access.

@@ -17,7 +17,7 @@
 /// Coffer calls the methods one at a time, in order, on a task of its own (as for
 /// ``SecurityCheckChallengeHandler``); answer through the context, later and from any thread.
 /// Unlike the MCA SDK, a challenge that is never answered does not wait forever: requests fail
-/// with ``AuthError/challengeTimeout(check:)`` after ``ChallengeClient/Configuration/challengeTimeout``.
+/// with ``AuthError/challengeTimeout(check:)`` after ``ClientConfiguration/loginTimeout``.
 public protocol AuthenticationDelegate: Sendable {
     /// The realm sent a challenge: collect the answer and give it to
     /// ``AuthenticationContext/submitAuthenticationChallengeAnswer(_:)``, or report

@@ -147,7 +147,7 @@ extension AuthorizationManager {
         for (check, _, responder) in mine where openChallenges[check] == nil {
             openChallenges[check] = OpenChallenge(owner: flow, responder: responder)
         }
-        let timeout = configuration.challengeTimeout
+        let timeout = configuration.loginTimeout
         let (answers, failure) = await withTaskGroup(of: (String, Result<JSONValue?, AuthError>).self) { group in
             for (check, challenge, responder) in mine {
                 group.addTask { (check, await Self.answer(challenge, of: check, from: responder, timeout: timeout)) }

@@ -29,6 +29,8 @@ public actor AuthorizationManager {
     public nonisolated let configuration: ChallengeClient.Configuration
 
     nonisolated let registry: HandlerRegistry
+    /// Tells the app about logins, new tokens and logouts.
+    nonisolated let broadcaster = SessionEvents()
     let wire: any ChallengeWire
     let transport: HTTPTransport
     let store: SessionStore<ChallengeSession>
@@ -55,7 +57,7 @@ public actor AuthorizationManager {
     /// later (see ``nextSigningTime()``).
     var lastSigningMilliseconds = 0.0
 
-    init(server: ChallengeServer, configuration: ChallengeClient.Configuration, registry: HandlerRegistry, keychain: Keychain, httpClient: HTTPClient) {
+    init(server: ChallengeServer, configuration: ChallengeClient.Configuration, registry: HandlerRegistry, store: any CredentialStore, httpClient: HTTPClient) {
         self.server = server
         self.configuration = configuration
         self.registry = registry
@@ -65,16 +67,15 @@ public actor AuthorizationManager {
         case .mobileClientAccess(let tenantID, let authorizationServer):
             ClientAccessWire(server: server, appURL: authorizationServer.appendingPathComponent(ClientAccessPath.apps).appendingPathComponent(tenantID))
         }
-        self.transport = HTTPTransport(
-            client: httpClient, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxResponseBytes,
-            allowsInsecureHTTP: configuration.allowInsecureHTTP, logger: configuration.logger)
+        self.transport = configuration.transport(httpClient)
         self.store = SessionStore(
-            keychain: keychain, account: configuration.sessionAccount ?? "challenges \(server.storageKey)",
+            keychain: Keychain(service: SessionStore<ChallengeSession>.service, store: store),
+            account: configuration.sessionAccount ?? "challenges \(server.storageKey)",
             label: "Coffer challenge client for \(server.storageKey)", kind: "challenges")
     }
 
     var now: Date { configuration.now() }
-    var leeway: TimeInterval { configuration.clockSkewLeeway }
+    var leeway: TimeInterval { configuration.leeway }
     /// Now by the server's clock, as far as the client knows it, and at least a millisecond after
     /// the last signed message: what signed messages are dated with. Two assertions of one
     /// client never carry the same `iat` (logouts carry no `jti`), so a server that refuses a
@@ -127,6 +128,7 @@ public actor AuthorizationManager {
         if let user = session.user, user.authenticatedBy == nil || user.authenticatedBy == securityCheck { session.user = nil }
         try store.save(session)
         self.session = session
+        broadcaster.send(.loggedOut)
         guard let registration = session.registration else { return }
         do {
             try await wire.logout(check: securityCheck, client: registration, transport: transport, at: nextSigningTime())
@@ -142,12 +144,14 @@ public actor AuthorizationManager {
     /// session (Mobile Client Access). A later request registers a new client, with a new key.
     /// Throws ``AuthError/logoutIncomplete(_:)`` naming each server step that failed; the local
     /// step is done by then.
-    public func logoutAll() async throws(AuthError) {
+    @discardableResult
+    public func logoutAll() async throws(AuthError) -> LogoutReport {
         epoch += 1
         let ended = try loaded()
-        try store.remove()
+        var report = LogoutReport(removedStoredSession: try store.remove())
         session = ChallengeSession(server: server)
-        guard let registration = ended.registration else { return }
+        broadcaster.send(.loggedOut)
+        guard let registration = ended.registration else { return report }
         let checks = Set(ended.tokens.flatMap(\.scope.elements) + [ended.user?.authenticatedBy].compactMap { $0 })
         let logouts = wire.logsOutPerCheck ? checks.sorted().filter(ChallengeText.isValidName) : [""]
         var failures: [LogoutFailure] = []
@@ -159,7 +163,9 @@ public actor AuthorizationManager {
             }
         }
         guard failures.isEmpty else { throw .logoutIncomplete(failures) }
+        report.loggedOutAtBackend = true
         configuration.logger.info("logged the client out and forgot it", metadata: ["server": "\(server.storageKey)"])
+        return report
     }
 
     /// Whether `securityCheck` (or realm) is challenged: from its first challenge until it
@@ -196,7 +202,7 @@ public actor AuthorizationManager {
     /// Stores a new token for `scope` (and the user the grant names), then returns it: unless a
     /// logout came since the flow started, in which case it is returned but not kept.
     func keep(_ grant: TokenGrant, for scope: TokenScope, startedAt started: UInt64) throws(AuthError) -> AccessToken {
-        var token = grant.reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
+        var token = grant.reply.accessToken(now: now, defaultLifetime: configuration.tokenLifetime(else: 3600))
         token.idToken = grant.resourceIDToken
         guard started == epoch else { return token }
         var session = try loaded()
@@ -204,6 +210,7 @@ public actor AuthorizationManager {
         if let user = grant.user { session.user = user }
         try store.save(session)
         self.session = session
+        broadcaster.send(grant.user == nil ? .refreshed : .loggedIn)
         return token
     }
 

@@ -7,35 +7,39 @@ import Foundation
 /// ``ResourceRequest``s. Modelled on `WLClient` and `IMFClient`.
 ///
 /// ```swift
-/// let client = ChallengeClient(server: .mobileFirst(serverURL), keychain: Keychain(service: "com.example.app", store: vault))
+/// let client = ChallengeClient(server: .mobileFirst(serverURL), store: vault)
 /// client.registerChallengeHandler(PinCodeChallengeHandler(securityCheck: "PinCodeAttempts"))
 /// let balance = try await ResourceRequest(url: serverURL.appendingPathComponent("mfp/balance")).send(using: client)
 /// ```
 ///
-/// The client's registration, its tokens and the authenticated user are kept in `keychain`
-/// (the Coffer vault, or the Secret Service), so a restarted app is the same client.
-public final class ChallengeClient: Sendable {
+/// The client's registration, its tokens and the authenticated user are kept in `store`
+/// (the Coffer vault, or the Secret Service; service `coffer.auth`), so a restarted app is the
+/// same client.
+public final class ChallengeClient: AuthorizationClient {
+    /// The client's policies.
+    public typealias Configuration = ClientConfiguration
+
     /// The server.
     public let server: ChallengeServer
     /// Tokens, preemptive login, logout and the challenged state, per security check.
     public let authorizationManager: AuthorizationManager
     let registry = HandlerRegistry()
 
-    /// A client of `server` that keeps its registration and tokens in `keychain`.
+    /// A client of `server` that keeps its registration and tokens in `store`.
     ///
     /// - Parameters:
     ///   - server: The MobileFirst or Mobile Client Access server.
-    ///   - keychain: Where the client's registration, key and tokens are stored.
+    ///   - store: Where the client's registration, key and tokens are stored.
     ///   - configuration: The client's policies.
     ///   - httpClient: The client to send requests with. It must not follow redirects (the
     ///     default does not): the authorization code comes in a redirect's `Location`.
     public init(
-        server: ChallengeServer, keychain: Keychain, configuration: Configuration = Configuration(),
+        server: ChallengeServer, store: any CredentialStore, configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient
     ) {
         self.server = server
         self.authorizationManager = AuthorizationManager(
-            server: server, configuration: configuration, registry: registry, keychain: keychain, httpClient: httpClient)
+            server: server, configuration: configuration, registry: registry, store: store, httpClient: httpClient)
     }
 
     /// The client's policies.
@@ -53,10 +57,11 @@ public final class ChallengeClient: Sendable {
         registry.register(RealmDelegateResponder(name: realm, delegate: delegate))
     }
 
-    /// The servers whose clients `keychain` holds (items written by a ``ChallengeClient`` with
-    /// its default ``Configuration/sessionAccount``), so that an app can end them all, for
+    /// The servers whose clients `store` holds (items written by a ``ChallengeClient`` with
+    /// its default ``ClientConfiguration/sessionAccount``), so that an app can end them all, for
     /// example with ``AuthorizationManager/logoutAll()``. Items that cannot be decoded are left out.
-    public static func storedServers(in keychain: Keychain) throws(AuthError) -> [ChallengeServer] {
+    public static func storedServers(in store: any CredentialStore) throws(AuthError) -> [ChallengeServer] {
+        let keychain = Keychain(service: SessionStore<ChallengeSession>.service, store: store)
         let items: [ItemAttributes]
         do { items = try keychain.items(matching: ["coffer.auth": "challenges"]) } catch { throw .storage(error) }
         var servers: [ChallengeServer] = []
@@ -68,8 +73,30 @@ public final class ChallengeClient: Sendable {
         return servers
     }
 
-    /// Sends `request`: the same as ``ResourceRequest/send(using:)``.
+    /// Sends `request`, answering the challenges its resource brings: the same as
+    /// ``ResourceRequest/send(using:)``.
     public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
         try await authorizationManager.perform(request)
+    }
+
+    /// A token for the default scope: ``AuthorizationManager/obtainAccessToken(scope:)`` with none.
+    public func accessToken() async throws(AuthError) -> AccessToken {
+        try await authorizationManager.obtainAccessToken()
+    }
+
+    /// The user last authenticated: ``AuthorizationManager/userIdentity``.
+    public var user: AuthenticatedUser? {
+        get async { await authorizationManager.userIdentity }
+    }
+
+    /// Ends the client: ``AuthorizationManager/logoutAll()``.
+    @discardableResult
+    public func logout() async throws(AuthError) -> LogoutReport {
+        try await authorizationManager.logoutAll()
+    }
+
+    /// Logins (a security check or realm that names its user), new tokens, and logouts.
+    public func events() -> AsyncStream<SessionEvent> {
+        authorizationManager.broadcaster.stream()
     }
 }

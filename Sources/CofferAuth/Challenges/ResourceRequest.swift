@@ -3,8 +3,9 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// A request for a protected resource, sent through a ``ChallengeClient``, as
-/// `WLResourceRequest` (MobileFirst) and `IMFResourceRequest` (MCA) are.
+/// A request for a protected resource, as `WLResourceRequest` (MobileFirst) and
+/// `IMFResourceRequest` (MCA) are; any ``AuthorizationClient`` sends it. Through a
+/// ``ChallengeClient``:
 ///
 /// ```swift
 /// let reply = try await ResourceRequest(url: server.appendingPathComponent("mfp/balance")).send(using: client)

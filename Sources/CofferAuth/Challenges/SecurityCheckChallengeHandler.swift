@@ -31,7 +31,7 @@ import Foundation
 /// ``AuthError/challengeCancelled(check:)`` after ``cancel()``, with
 /// ``AuthError/challengeFailed(check:payload:)`` or ``AuthError/blocked(check:retryAfter:)``
 /// after a failure, or with ``AuthError/challengeTimeout(check:)`` when no answer comes within
-/// ``ChallengeClient/Configuration/challengeTimeout``.
+/// ``ClientConfiguration/loginTimeout``.
 open class SecurityCheckChallengeHandler: @unchecked Sendable, ChallengeResponder {
     /// The name of the security check this handler answers for.
     public let securityCheck: String

@@ -6,7 +6,8 @@ import Foundation
 public final class BrowserLogin: Sendable {
     /// The URL to open in the user's browser.
     public let url: URL
-    /// The redirect URI registered with the request: `http://127.0.0.1:PORT/callback`.
+    /// The redirect URI sent with the request: `http://127.0.0.1:PORT/callback`, or the
+    /// configuration's ``ClientConfiguration/redirectURI``.
     public let redirectURI: String
 
     private let client: OpenIDClient
@@ -14,6 +15,8 @@ public final class BrowserLogin: Sendable {
     private let redirect: AuthorizationRedirect
     private let apiOrigins: [URL]
     private let startedAt: UInt64
+    /// The page ``open(with:)`` left for the browser, removed when the login ends.
+    private let page = Locked<RedirectPage?>(nil)
 
     init(client: OpenIDClient, listener: LoopbackListener, redirect: AuthorizationRedirect, url: URL, apiOrigins: [URL], startedAt: UInt64) {
         self.client = client
@@ -26,10 +29,11 @@ public final class BrowserLogin: Sendable {
     }
 
     /// Waits for the browser's redirect (up to `timeout`, default the client's
-    /// ``OpenIDClient/Configuration/loginTimeout``), exchanges the code with its PKCE verifier,
+    /// ``ClientConfiguration/loginTimeout``), exchanges the code with its PKCE verifier,
     /// verifies the ID token (issuer, audience, times, nonce, signature) and stores the session
     /// before returning who logged in. Cancelling the task ends the wait.
-    public func complete(timeout: Duration? = nil) async throws(AuthError) -> OpenIDIdentity {
+    public func complete(timeout: Duration? = nil) async throws(AuthError) -> AuthenticatedUser {
+        defer { removePage() }
         let code = try await listener.result(timeout: timeout ?? client.configuration.loginTimeout)
         let reply = try await OAuthGrant.authorizationCodeWithPKCE(code: code, redirectURI: redirectURI, codeVerifier: redirect.pkce.verifier)
             .send(to: client.provider.tokenEndpoint, client: client.credentials, transport: client.transport)
@@ -39,9 +43,24 @@ public final class BrowserLogin: Sendable {
             apiOrigins: apiOrigins, startedAt: startedAt)
     }
 
+    /// Opens ``url`` with `opener`. ``BrowserOpener/defaultBrowser`` is given a page that only
+    /// the user can read, never the URL; the page is removed when the login ends.
+    public func open(with opener: BrowserOpener = .defaultBrowser) async throws(AuthError) {
+        let opened = try await opener.open(url)
+        page.withLock { $0 = opened }
+    }
+
     /// Stops waiting for the redirect: ``complete(timeout:)`` throws ``AuthError/cancelled``.
     public func cancel() {
         listener.close()
+        removePage()
+    }
+
+    private func removePage() {
+        page.withLock { page in
+            page?.remove()
+            page = nil
+        }
     }
 }
 
@@ -50,7 +69,8 @@ extension OpenIDClient {
     /// refresh token.
     public static let defaultScope = "openid profile offline_access"
 
-    /// Starts a browser login: listens on 127.0.0.1 at a random port and returns the URL to open.
+    /// Starts a browser login: listens on 127.0.0.1 at a random port (or at the configuration's
+    /// ``ClientConfiguration/redirectURI``) and returns the URL to open.
     ///
     /// - Parameters:
     ///   - scope: The scopes to ask for, separated by spaces.
@@ -62,7 +82,7 @@ extension OpenIDClient {
         }
         try TransportSecurity.check(endpoint, allowInsecureHTTP: configuration.allowInsecureHTTP, logger: configuration.logger)
         let holder = RedirectHolder()
-        let listener = try await LoopbackListener.start { items in holder.judge(items) }
+        let listener = try await LoopbackListener.start(at: configuration.redirectURI) { items in holder.judge(items) }
         let redirect = AuthorizationRedirect(provider: provider, clientID: clientID, redirectURI: listener.redirectURI, scope: scope)
         holder.set(redirect)
         let url: URL
@@ -76,10 +96,10 @@ extension OpenIDClient {
     /// Logs in with the browser: starts the login, opens the URL with `opener`, and completes it.
     @discardableResult
     public func logInWithBrowser(
-        scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = [], opener: BrowserOpener = .xdgOpen, timeout: Duration? = nil
-    ) async throws(AuthError) -> OpenIDIdentity {
+        scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = [], opener: BrowserOpener = .defaultBrowser, timeout: Duration? = nil
+    ) async throws(AuthError) -> AuthenticatedUser {
         let login = try await startBrowserLogin(scope: scope, apiOrigins: apiOrigins)
-        do { try await opener.open(login.url) } catch {
+        do { try await login.open(with: opener) } catch {
             login.cancel()
             throw error
         }

@@ -13,11 +13,17 @@ public struct DeviceAuthorization: Sendable, Hashable {
     public let expiresAt: Date
 
     let deviceCode: String
-    /// How long to wait between polls; `slow_down` adds 5 s.
+    /// How long to wait between polls, at least ``minimumInterval`` (1 s on loopback); `slow_down` adds 5 s.
     let interval: Duration
 
-    /// Parses and checks the device authorization reply.
-    static func parse(_ response: HTTPResponse, now: Date) throws(AuthError) -> DeviceAuthorization {
+    /// The shortest wait between polls: RFC 8628 §3.2's default of 5 s, so a provider that
+    /// says `interval: 0` does not make the client poll without pause.
+    static let minimumInterval: Double = 5
+    /// The shortest wait for a provider on loopback, which only tests and local development run.
+    static let minimumLoopbackInterval: Double = 1
+
+    /// Parses and checks the device authorization reply of the provider at `endpoint`.
+    static func parse(_ response: HTTPResponse, from endpoint: URL, now: Date) throws(AuthError) -> DeviceAuthorization {
         switch response.status {
         case 200: break
         case 400, 401, 403: throw TokenEndpointReply.refusal(response)
@@ -41,9 +47,10 @@ public struct DeviceAuthorization: Sendable, Hashable {
         else { throw .malformedResponse(reason: "the device authorization reply has no usable expires_in") }
         let interval = object["interval"]?.numberValue ?? object["interval"]?.stringValue.flatMap(Double.init) ?? 5
         guard interval.isFinite, interval >= 0, interval <= 3600 else { throw .malformedResponse(reason: "interval is out of range") }
+        let floor = TransportSecurity.isLoopback(host: endpoint.host ?? "") ? minimumLoopbackInterval : minimumInterval
         return DeviceAuthorization(
             userCode: userCode, verificationURI: verificationURI, verificationURIComplete: webURL("verification_uri_complete"),
-            expiresAt: now.addingTimeInterval(expiresIn), deviceCode: deviceCode, interval: .milliseconds(Int(interval * 1000)))
+            expiresAt: now.addingTimeInterval(expiresIn), deviceCode: deviceCode, interval: .milliseconds(Int(max(interval, floor) * 1000)))
     }
 }
 
@@ -68,12 +75,12 @@ public final class DeviceLogin: Sendable {
     /// Polls the token endpoint at the provider's interval until the user approves: keeps
     /// polling on `authorization_pending`, adds 5 s to the interval on `slow_down`, and ends with
     /// ``AuthError/deviceCodeExpired`` (`expired_token`, or the code's lifetime or the client's
-    /// ``OpenIDClient/Configuration/loginTimeout`` passed), ``AuthError/accessDenied``, or
+    /// ``ClientConfiguration/loginTimeout`` passed), ``AuthError/accessDenied``, or
     /// ``AuthError/authorizationError(code:)``. Cancelling the task stops it. On approval, the
     /// ID token (if any) is verified and the session stored before this returns.
-    public func complete() async throws(AuthError) -> OpenIDIdentity {
+    public func complete() async throws(AuthError) -> AuthenticatedUser {
         let configuration = client.configuration
-        let deadline = min(authorization.expiresAt, configuration.now().addingTimeInterval(TimeInterval(configuration.loginTimeout.components.seconds)))
+        let deadline = min(authorization.expiresAt, configuration.now().addingTimeInterval(configuration.loginTimeout.timeInterval))
         var interval = authorization.interval
         let request = OAuthGrant.deviceCode(authorization.deviceCode).request(to: client.provider.tokenEndpoint, client: client.credentials)
         while true {
@@ -105,7 +112,7 @@ extension OpenIDClient {
         }
         let request = BackendRequest.form(
             endpoint, credentials.formPairs([("scope", scope)]), backendID: nil, authorization: credentials.authorizationHeader)
-        let authorization = try DeviceAuthorization.parse(try await transport.send(request), now: now)
+        let authorization = try DeviceAuthorization.parse(try await transport.send(request), from: endpoint, now: now)
         return DeviceLogin(client: self, authorization: authorization, scope: scope, apiOrigins: apiOrigins, startedAt: epoch)
     }
 
@@ -114,7 +121,7 @@ extension OpenIDClient {
     @discardableResult
     public func logInWithDevice(
         scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = [], present: @Sendable (DeviceAuthorization) async -> Void
-    ) async throws(AuthError) -> OpenIDIdentity {
+    ) async throws(AuthError) -> AuthenticatedUser {
         let login = try await startDeviceLogin(scope: scope, apiOrigins: apiOrigins)
         await present(login.authorization)
         return try await login.complete()

@@ -18,7 +18,7 @@ struct IDTokenClaims: JWTPayload {
     /// the injected clock (``IDTokenVerifier``), so nothing is done here.
     func verify(using _: some JWTAlgorithm) async throws {}
 
-    var identity: OpenIDIdentity {
-        OpenIDIdentity(subject: sub.value, preferredUsername: preferred_username, email: email, name: name)
+    var identity: AuthenticatedUser {
+        AuthenticatedUser(id: sub.value, name: name, preferredUsername: preferred_username, email: email)
     }
 }

@@ -1,17 +1,23 @@
 import Coffer
 import Foundation
+import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A one-shot HTTP listener on 127.0.0.1 at a random port, for the redirect of a browser login
-/// (RFC 8252 §7.3): `http://127.0.0.1:PORT/callback`.
+/// A one-shot HTTP listener on loopback for the redirect of a browser login (RFC 8252 §7.3):
+/// `http://127.0.0.1:PORT/callback` at a random port, or the fixed ``LoopbackRedirectURI`` a
+/// provider that matches redirect URIs exactly needs.
 ///
-/// Every request to `/callback` goes to a judge. Requests it refuses (no login's state, a
+/// Every request to the redirect path goes to a judge. Requests it refuses (no login's state, a
 /// repeated parameter) are answered with an error page and the listener keeps waiting; the
 /// first one it accepts is answered with a short "you can close this window" page, ends the
 /// wait, and closes the listener, so a second callback finds nothing listening. Other paths
-/// get 404. The listener is bound to 127.0.0.1 only.
+/// get 404. The listener is bound to loopback only.
+///
+/// Another local user can connect too, so connections cannot hold it off: each must send its
+/// request within ``Limits/requestDeadline`` of connecting, and beyond ``Limits/maxConnections``
+/// the oldest connection that has not yet sent a request head gives way to the new one.
 final class LoopbackListener: Sendable {
     /// What the judge decides for a callback.
     enum Verdict: Sendable {
@@ -21,9 +27,20 @@ final class LoopbackListener: Sendable {
         case refuse(status: HTTPResponseStatus)
     }
 
-    static let path = "/callback"
+    /// How many connections the listener keeps, and for how long.
+    struct Limits: Sendable {
+        /// Connections open at once; a new one beyond this closes the oldest idle one.
+        var maxConnections = 64
+        /// How long a connection may take to send its request.
+        var requestDeadline: TimeAmount = .seconds(10)
+    }
+
+    static let defaultPath = "/callback"
 
     let port: Int
+    /// The redirect URI to register with the authorization request.
+    let redirectURI: String
+    private let path: String
     private let channel: any Channel
     private let judge: @Sendable ([URLQueryItem]) -> Verdict
     private let state = Locked(State())
@@ -33,35 +50,52 @@ final class LoopbackListener: Sendable {
         var waiter: CheckedContinuation<Result<String, AuthError>, Never>?
     }
 
-    /// The redirect URI to register with the authorization request.
-    var redirectURI: String { "http://127.0.0.1:\(port)\(Self.path)" }
-
-    private init(port: Int, channel: any Channel, judge: @escaping @Sendable ([URLQueryItem]) -> Verdict) {
+    private init(redirectURI: String, port: Int, path: String, channel: any Channel, judge: @escaping @Sendable ([URLQueryItem]) -> Verdict) {
+        self.redirectURI = redirectURI
         self.port = port
+        self.path = path
         self.channel = channel
         self.judge = judge
     }
 
-    /// Starts listening on 127.0.0.1 at a free port.
-    static func start(judge: @escaping @Sendable ([URLQueryItem]) -> Verdict) async throws(AuthError) -> LoopbackListener {
+    /// Starts listening: at `fixed`'s address, port and path, or on 127.0.0.1 at a free port.
+    static func start(
+        at fixed: LoopbackRedirectURI? = nil, limits: Limits = Limits(), judge: @escaping @Sendable ([URLQueryItem]) -> Verdict
+    ) async throws(AuthError) -> LoopbackListener {
         let box = ListenerBox()
+        let gate = ConnectionGate(capacity: limits.maxConnections)
+        let (address, requestedPort) = (fixed?.bindAddress ?? "127.0.0.1", fixed?.port ?? 0)
+        let channel: any Channel
         do {
-            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    guard gate.admit(channel) else { return channel.close() }
+                    let deadline = channel.eventLoop.scheduleTask(in: limits.requestDeadline) { channel.close(promise: nil) }
+                    channel.closeFuture.whenComplete { _ in
+                        deadline.cancel()
+                        gate.remove(channel)
+                    }
+                    return channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(CallbackHandler(listener: box))
+                        try channel.pipeline.syncOperations.addHandler(CallbackHandler(listener: box, gate: gate))
                     }
                 }
-                .bind(host: "127.0.0.1", port: 0).get()
-            guard let port = channel.localAddress?.port else { throw AuthError.transport(reason: "the loopback listener has no port") }
-            let listener = LoopbackListener(port: port, channel: channel, judge: judge)
-            box.listener.withLock { $0 = listener }
-            return listener
+                .bind(host: address, port: requestedPort).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw .transport(reason: "cannot listen on \(fixed?.uri ?? address): the port is in use")
         } catch {
-            throw .transport(reason: "cannot listen on 127.0.0.1: \(error)")
+            throw .transport(reason: "cannot listen on \(address): \(error)")
         }
+        guard let port = channel.localAddress?.port else {
+            channel.close(promise: nil)
+            throw .transport(reason: "the loopback listener has no port")
+        }
+        let listener = LoopbackListener(
+            redirectURI: fixed?.uri ?? "http://127.0.0.1:\(port)\(defaultPath)", port: port, path: fixed?.path ?? defaultPath,
+            channel: channel, judge: judge)
+        box.listener.withLock { $0 = listener }
+        return listener
     }
 
     /// Waits for the accepted callback, up to `timeout`; cancelling the task ends the wait too.
@@ -122,7 +156,7 @@ final class LoopbackListener: Sendable {
     /// Decides on one request, on the event loop: the status and page to answer with.
     fileprivate func handle(_ head: HTTPRequestHead) -> (HTTPResponseStatus, String) {
         let components = URLComponents(string: head.uri)
-        guard head.method == .GET, components?.path == Self.path else { return (.notFound, Pages.notFound) }
+        guard head.method == .GET, components?.percentEncodedPath == path else { return (.notFound, Pages.notFound) }
         guard state.withLock({ $0.outcome == nil }) else { return (.gone, Pages.finished) }
         switch judge(components?.queryItems ?? []) {
         case .refuse(let status):
@@ -163,15 +197,19 @@ private final class CallbackHandler: ChannelInboundHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let box: ListenerBox
+    private let gate: ConnectionGate
     private var head: HTTPRequestHead?
 
-    init(listener: ListenerBox) {
+    init(listener: ListenerBox, gate: ConnectionGate) {
         self.box = listener
+        self.gate = gate
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
+        case .head(let head):
+            self.head = head
+            gate.markActive(context.channel)
         case .body: break
         case .end:
             guard let head else { return }

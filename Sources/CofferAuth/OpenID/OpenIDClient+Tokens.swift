@@ -8,17 +8,22 @@ extension OpenIDClient {
     /// processes take turns on a lock file, each reading the stored session again once it has
     /// the lock, so one refresh token is never spent twice. A rotated refresh token is stored
     /// before the new access token is returned. When the provider refuses the refresh token
-    /// (`invalid_grant`), the session is cleared and this throws
-    /// ``AuthError/reauthenticationRequired``; a network failure throws its transient error
-    /// (``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
+    /// (`invalid_grant`, or any 400 or 401 without an error that blames the request), the
+    /// session is cleared and this throws ``AuthError/reauthenticationRequired``; a 5xx or a
+    /// network failure throws its transient error (``AuthError/serverError(status:)``,
+    /// ``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
     public func accessToken() async throws(AuthError) -> AccessToken {
         guard let session = try session() else { throw .notAuthenticated }
-        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken,
+        if session.hasUsableToken(at: now, leeway: configuration.leeway), let token = session.accessToken,
            token.value != refusedAccessToken {
             return token
         }
         let started = epoch
-        return try await refreshing.run { [self] in await refreshHoldingTheLock(startedAt: started) }
+        return try await refreshing.run { [self] in
+            await RefreshLock.run(name: "openid \(location.itemID.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout) {
+                () async throws(AuthError) -> AccessToken in try await refresh(startedAt: started)
+            }
+        }
     }
 
     /// Sends `request` with the access token, only to one of the session's API origins;
@@ -35,6 +40,11 @@ extension OpenIDClient {
         return try await transport.send(request.authorized(with: try await accessToken()))
     }
 
+    /// Sends `request` as ``send(_:)-(HTTPClientRequest)`` does.
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+        try await send(request.httpRequest(token: nil))
+    }
+
     /// Forgets `token` after a resource refused it, so the next caller refreshes (the refresh
     /// reads the stored session again, which still holds it: it is skipped there too).
     func discard(_ token: AccessToken) {
@@ -44,23 +54,9 @@ extension OpenIDClient {
         cached = .some(session)
     }
 
-    private func refreshHoldingTheLock(startedAt started: UInt64) async -> Result<AccessToken, AuthError> {
-        let lock: RefreshLock
-        do throws(AuthError) {
-            lock = try await RefreshLock.acquire(
-                name: "openid \(location.itemID.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout)
-        } catch {
-            return .failure(error)
-        }
-        let result: Result<AccessToken, AuthError>
-        do throws(AuthError) { result = .success(try await refresh(startedAt: started)) } catch { result = .failure(error) }
-        lock.release()
-        return result
-    }
-
     private func refresh(startedAt started: UInt64) async throws(AuthError) -> AccessToken {
         guard var session = try reloadSession() else { throw .notAuthenticated }
-        if session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway), let token = session.accessToken,
+        if session.hasUsableToken(at: now, leeway: configuration.leeway), let token = session.accessToken,
            token.value != refusedAccessToken {
             return token  // another process refreshed while this one waited for the lock
         }
@@ -71,16 +67,14 @@ extension OpenIDClient {
         do {
             reply = try await OAuthGrant.refreshToken(refreshToken, scope: nil)
                 .send(to: provider.tokenEndpoint, client: credentials, transport: transport)
-        } catch .invalidCredentials {
-            throw try endSession(because: "the provider refused the refresh token")
-        } catch .oauthError(let code, _) where code == "invalid_grant" {
+        } catch let error where error.refusesRefreshToken {
             throw try endSession(because: "the provider refused the refresh token")
         }
         guard epoch == started else { throw .cancelled }
         if let idToken = reply.idToken {
             // OpenID Connect Core §12.2: the same issuer and user; the nonce may be absent.
             do {
-                session.identity = try await verifier.verify(idToken, nonce: nil, subject: session.identity?.subject).identity
+                session.identity = try await verifier.verify(idToken, nonce: nil, subject: session.identity?.id).identity
             } catch .untrustedResponse(let reason) {
                 // The stored refresh token is spent and the reply's are not trusted: sending the
                 // spent one again would look like theft to the provider.
@@ -97,7 +91,7 @@ extension OpenIDClient {
                 throw error
             }
         }
-        let token = reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime)
+        let token = reply.accessToken(now: now, defaultLifetime: configuration.tokenLifetime(else: 3600))
         session.accessToken = token
         if let rotated = reply.refreshToken { session.refreshToken = rotated }
         if let scope = reply.scope { session.scope = scope }

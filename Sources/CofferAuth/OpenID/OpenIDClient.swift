@@ -9,7 +9,7 @@ import Foundation
 /// ```swift
 /// let provider = try await OpenIDProvider.discover(issuer: URL(string: "https://id.example.com")!)
 /// let client = OpenIDClient(provider: provider, clientID: "my-app", store: vault)
-/// if await client.identity == nil {
+/// if try await client.user == nil {
 ///     try await client.logInWithBrowser()              // or logInWithDevice { show($0) }
 /// }
 /// let token = try await client.accessToken()           // refreshed when needed
@@ -24,7 +24,9 @@ import Foundation
 ///   rotated refresh token is stored before the new access token is used.
 /// - Every failure is a typed ``AuthError``; ``events()`` reports logins, refreshes, logouts
 ///   and the end of a session.
-public actor OpenIDClient {
+public actor OpenIDClient: AuthorizationClient {
+    /// The client's policies.
+    public typealias Configuration = ClientConfiguration
     /// The provider.
     public nonisolated let provider: OpenIDProvider
     /// The client id the provider registered.
@@ -76,7 +78,7 @@ public actor OpenIDClient {
         self.httpClient = httpClient
         self.transport = configuration.transport(httpClient)
         self.verifier = IDTokenVerifier(
-            provider: provider, clientID: clientID, transport: transport, leeway: configuration.clockSkewLeeway, now: configuration.now)
+            provider: provider, clientID: clientID, transport: transport, leeway: configuration.leeway, now: configuration.now)
     }
 
     /// Whether `profile` can name a profile: 1 to 64 letters, digits, `.`, `_` or `-`.
@@ -91,7 +93,7 @@ public actor OpenIDClient {
     // MARK: The session
 
     /// The user logged in, or `nil` when no one is.
-    public var identity: OpenIDIdentity? {
+    public var user: AuthenticatedUser? {
         get throws(AuthError) { try session()?.identity }
     }
 
@@ -100,9 +102,9 @@ public actor OpenIDClient {
         get throws(AuthError) {
             guard let session = try session() else { return OpenIDSessionStatus(issuer: provider.issuer) }
             return OpenIDSessionStatus(
-                issuer: provider.issuer, identity: session.identity, accessTokenExpiresAt: session.accessToken?.expiresAt,
+                issuer: provider.issuer, user: session.identity, accessTokenExpiresAt: session.accessToken?.expiresAt,
                 refreshTokenHeld: session.refreshToken != nil,
-                isAuthorized: session.hasUsableToken(at: now, leeway: configuration.clockSkewLeeway),
+                isAuthorized: session.hasUsableToken(at: now, leeway: configuration.leeway),
                 apiOrigins: session.apiOrigins)
         }
     }
@@ -136,8 +138,8 @@ public actor OpenIDClient {
     // MARK: Finishing a login
 
     /// Verifies the token reply of a login, then stores the session before reporting success.
-    func finishLogin(_ reply: TokenReply, nonce: String?, requireIDToken: Bool, scope: String, apiOrigins: [URL], startedAt started: UInt64) async throws(AuthError) -> OpenIDIdentity {
-        var identity: OpenIDIdentity?
+    func finishLogin(_ reply: TokenReply, nonce: String?, requireIDToken: Bool, scope: String, apiOrigins: [URL], startedAt started: UInt64) async throws(AuthError) -> AuthenticatedUser {
+        var identity: AuthenticatedUser?
         if let idToken = reply.idToken {
             identity = try await verifier.verify(idToken, nonce: nonce).identity
         } else if requireIDToken {
@@ -151,13 +153,13 @@ public actor OpenIDClient {
         let origins = apiOrigins.isEmpty ? [provider.issuer] : apiOrigins
         let session = OpenIDSession(
             issuer: location.issuer, clientID: clientID, profile: profile, refreshToken: reply.refreshToken,
-            accessToken: reply.accessToken(now: now, defaultLifetime: configuration.defaultTokenLifetime), scope: granted,
+            accessToken: reply.accessToken(now: now, defaultLifetime: configuration.tokenLifetime(else: 3600)), scope: granted,
             identity: identity, apiOrigins: origins.compactMap(Self.origin))
         try keep(session)
         epoch += 1
         broadcaster.send(.loggedIn)
         configuration.logger.info("logged in", metadata: ["issuer": "\(location.issuer)", "profile": "\(profile)"])
-        return identity ?? OpenIDIdentity(subject: "")
+        return identity ?? AuthenticatedUser(id: "")
     }
 
     /// `scheme://host[:port]` of `url`, lowercased, the way tokens are matched to their APIs.
@@ -172,7 +174,7 @@ public struct OpenIDSessionStatus: Sendable, Hashable {
     /// The provider's issuer.
     public let issuer: URL
     /// The user, when logged in.
-    public var identity: OpenIDIdentity?
+    public var user: AuthenticatedUser?
     /// When the current access token expires.
     public var accessTokenExpiresAt: Date?
     /// Whether the session holds a refresh token, so it outlives its access token.
@@ -183,5 +185,5 @@ public struct OpenIDSessionStatus: Sendable, Hashable {
     public var apiOrigins: [String] = []
 
     /// Whether anyone is logged in.
-    public var isLoggedIn: Bool { identity != nil || refreshTokenHeld || accessTokenExpiresAt != nil }
+    public var isLoggedIn: Bool { user != nil || refreshTokenHeld || accessTokenExpiresAt != nil }
 }

@@ -14,7 +14,7 @@ struct OpenIDSession: Sendable, Hashable, Codable {
     var accessToken: AccessToken?
     /// The scope the provider granted.
     var scope: String?
-    var identity: OpenIDIdentity?
+    var identity: AuthenticatedUser?
     /// The origins (`scheme://host[:port]`) the access token may be sent to.
     var apiOrigins: [String]
 
@@ -26,7 +26,7 @@ struct OpenIDSession: Sendable, Hashable, Codable {
 
 extension OpenIDSession: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     var description: String {
-        "OpenIDSession(issuer: \(issuer), client: \(clientID), profile: \(profile), subject: \(identity?.subject ?? "none"), "
+        "OpenIDSession(issuer: \(issuer), client: \(clientID), profile: \(profile), subject: \(identity?.id ?? "none"), "
             + "refresh token: \(refreshToken == nil ? "none" : "redacted"), access token: \(accessToken.map(\.description) ?? "none"))"
     }
 

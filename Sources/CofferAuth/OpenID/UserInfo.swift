@@ -4,7 +4,7 @@ import Foundation
 /// token (some providers' device flow).
 enum UserInfo {
     /// The identity from the UserInfo endpoint, or `nil` when the provider has none.
-    static func identity(provider: OpenIDProvider, token: String, transport: HTTPTransport) async throws(AuthError) -> OpenIDIdentity? {
+    static func identity(provider: OpenIDProvider, token: String, transport: HTTPTransport) async throws(AuthError) -> AuthenticatedUser? {
         guard let endpoint = provider.userinfoEndpoint else { return nil }
         let response = try await transport.send(BackendRequest.make(.get, endpoint, backendID: nil, authorization: "Bearer \(token)"))
         guard response.status == 200 else { throw .serverError(status: response.status) }
@@ -12,8 +12,8 @@ enum UserInfo {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw .malformedResponse(reason: "the UserInfo reply has no sub")
         }
-        return OpenIDIdentity(
-            subject: subject, preferredUsername: claims["preferred_username"]?.stringValue,
-            email: claims["email"]?.stringValue, name: claims["name"]?.stringValue)
+        return AuthenticatedUser(
+            id: subject, name: claims["name"]?.stringValue, preferredUsername: claims["preferred_username"]?.stringValue,
+            email: claims["email"]?.stringValue)
     }
 }

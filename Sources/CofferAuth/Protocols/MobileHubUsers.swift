@@ -21,11 +21,11 @@ package enum MobileHubUsers {
     }
 
     /// The user `authorization` stands for.
-    static func currentUser(_ authorization: String, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) -> MobileUser {
+    static func currentUser(_ authorization: String, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) -> AuthenticatedUser {
         let response = try await transport.send(
             BackendRequest.make(.get, BackendRequest.url(currentUserPath, below: backend), backend: backend, authorization: authorization))
         guard response.status == 200 else { throw ErrorReply.error(for: response) }
-        return try MobileUser(json: try JSONReply.object(response))
+        return try AuthenticatedUser(mobileHubUser: try JSONReply.object(response))
     }
 
     /// Ends the login of `authorization` at the backend.

@@ -4,6 +4,10 @@ package enum TokenEndpointReply {
     /// The RFC 6749 error codes that mean "these credentials are wrong".
     static let credentialErrors: Set<String> = ["invalid_grant", "invalid_client", "unauthorized_client"]
 
+    /// The RFC 6749 §5.2 error codes that blame the request rather than the grant it carries:
+    /// a refresh refused with one of these leaves the refresh token as good as it was.
+    static let requestErrors: Set<String> = ["invalid_request", "unsupported_grant_type", "invalid_scope"]
+
     package static func token(from response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
         switch response.status {
         case 200: return try TokenReply.parse(response, requireTokenType: requireTokenType)

@@ -38,10 +38,20 @@ enum TokenRevocation {
                 try await revoke(token, hint: hint, at: endpoint, client: client, backendID: backendID, transport: transport)
                 revoked = true
             } catch {
-                failures.append(LogoutFailure(step: step, reason: error.description))
+                failures.append(LogoutFailure(step: step, reason: reason(error, client: client)))
                 if error.isUnreachable { unreachable = error }
             }
         }
         return (revoked, failures)
+    }
+
+    /// Why a revocation failed, in words. A public client sends no credentials, so a provider
+    /// that refuses it as unauthenticated requires client authentication for revocation
+    /// (RFC 7009 §2.1 lets it); "the credentials were rejected" would be wrong.
+    private static func reason(_ error: AuthError, client: ClientCredentials?) -> String {
+        if error == .invalidCredentials, client?.secret == nil {
+            return "the provider requires client authentication for revocation; this client has no secret to send"
+        }
+        return error.description
     }
 }

@@ -34,6 +34,20 @@ struct RefreshLock: ~Copyable {
         return RefreshLock(descriptor: descriptor)
     }
 
+    /// Runs `body` holding the lock named `name` (waiting up to `timeout` for it), on the
+    /// caller's actor, and releases it after: every refresh that spends a refresh token runs so.
+    static func run<Value>(
+        name: String, folder: URL?, timeout: Duration, isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws(AuthError) -> Value
+    ) async -> Result<Value, AuthError> {
+        let lock: RefreshLock
+        do throws(AuthError) { lock = try await acquire(name: name, folder: folder, timeout: timeout) } catch { return .failure(error) }
+        let result: Result<Value, AuthError>
+        do throws(AuthError) { result = .success(try await body()) } catch { result = .failure(error) }
+        lock.release()
+        return result
+    }
+
     /// Releases the lock (the holder's last use of it).
     consuming func release() {}
 

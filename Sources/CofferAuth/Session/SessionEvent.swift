@@ -1,4 +1,4 @@
-/// A change of a session, as ``OpenIDClient/events()`` reports it to the app.
+/// A change of a session, as ``AuthorizationClient/events()`` reports it to the app.
 public enum SessionEvent: Sendable, Hashable {
     /// A user logged in.
     case loggedIn

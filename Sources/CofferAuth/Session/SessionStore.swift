@@ -1,11 +1,14 @@
 import Coffer
 import Foundation
 
-/// Reads and writes one session item in the app's keychain: the OMC facade's
-/// ``StoredSession``, or a challenge client's ``ChallengeSession``.
+/// Reads and writes one session item in the store, under service `coffer.auth`: the mobile
+/// backend facade's ``StoredSession``, or a challenge client's ``ChallengeSession``.
 ///
 /// A read that fails (locked or unreachable store) throws; it never looks like "no session".
 struct SessionStore<Value: Codable & Sendable>: Sendable {
+    /// The service of every session item but OpenID logins'.
+    static var service: String { "coffer.auth" }
+
     let keychain: Keychain
     /// The item's account within the keychain's service.
     let account: String

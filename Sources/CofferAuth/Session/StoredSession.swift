@@ -5,7 +5,7 @@ import Foundation
 /// - HTTP Basic: the user name and password, which every request carries (the login survives
 ///   a restart).
 /// - OAuth: the current token and the refresh token that renews it; never the password, unless
-///   the app opted in (``Authorization/Configuration/keepsPasswordWithoutRefreshToken``) and the
+///   the app opted in (``ClientConfiguration/keepsPasswordWithoutRefreshToken``) and the
 ///   backend gives no refresh token.
 /// - SSO exchange: the exchanged token only.
 ///

@@ -5,6 +5,9 @@ public enum Fault: Sendable, Hashable {
     case status(Int)
     /// Replies 200 with this body and content type (`nil`: no `Content-Type`).
     case body(String, contentType: String?)
+    /// Replies with this status, body and content type (`nil`: no `Content-Type`): an empty
+    /// 400 or an HTML error page, as some real providers refuse a dead session.
+    case reply(status: Int, body: String, contentType: String?)
     /// Replies 200 with a JSON-typed body of this many bytes: with `Content-Length`, or
     /// chunked so the client only finds out while reading.
     case oversizedBody(bytes: Int, chunked: Bool)

@@ -15,9 +15,9 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
         case .status(let status):
             return Reply.json(["error": "injected_fault"], status: .init(code: status))
         case .body(let text, let contentType):
-            var response = Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-            if let contentType { response.headers[.contentType] = contentType }
-            return response
+            return Self.reply(status: 200, body: text, contentType: contentType)
+        case .reply(let status, let text, let contentType):
+            return Self.reply(status: status, body: text, contentType: contentType)
         case .oversizedBody(let bytes, let chunked):
             let chunk = ByteBuffer(repeating: UInt8(ascii: " "), count: 64 * 1024)
             let body = ResponseBody(contentLength: chunked ? nil : bytes + 2) { writer in
@@ -55,5 +55,11 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return Response(status: .ok, headers: [.contentType: "application/json"], body: body)
         }
+    }
+
+    private static func reply(status: Int, body: String, contentType: String?) -> Response {
+        var response = Response(status: .init(code: status), body: ResponseBody(byteBuffer: ByteBuffer(string: body)))
+        if let contentType { response.headers[.contentType] = contentType }
+        return response
     }
 }

@@ -10,6 +10,7 @@ extension DevBackendState {
         for path in paths {
             router.get(RouterPath(path)) { _, _ -> Response in
                 self.statistics.count(\.metadataRequests)
+                self.statistics.count(\.discoveryRequests)
                 guard let metadata = self.providerMetadata else { return Reply.json(["error": "not_listening"], status: .serviceUnavailable) }
                 return Reply.json(metadata)
             }

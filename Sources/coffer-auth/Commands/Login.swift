@@ -10,11 +10,15 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
         discussion: """
             OPENID PROVIDERS (Keycloak, Okta, Entra ID, Google, …)
             coffer login --issuer URL --client-id ID [--client-secret-fd N] [--scope S] \
-            [--browser | --device] [--no-open] [--timeout SECONDS] [--api ORIGIN]... [--profile NAME]
+            [--browser | --device] [--no-open] [--redirect-uri URI] [--timeout SECONDS] [--api ORIGIN]... \
+            [--profile NAME]
             With --browser (the default when $DISPLAY or $WAYLAND_DISPLAY is set): authorization \
             code with PKCE; the browser opens on the provider's login page and comes back to \
-            http://127.0.0.1:PORT/callback. The authorization URL is printed on stderr, alone on its \
-            line (with --no-open, or without a display, open it yourself). With --device: these \
+            http://127.0.0.1:PORT/callback at a random port, or to --redirect-uri for a provider \
+            that matches redirect URIs exactly. The browser ($BROWSER, else xdg-open) is given a \
+            page only you can read that leads to the login, never the URL itself. The authorization \
+            URL is printed on stderr, alone on its line (with --no-open, or without a display, open \
+            it yourself). With --device: these \
             lines go to stderr, then the login waits for approval:
               verification URI: <uri>
               user code: <code>
@@ -56,6 +60,7 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
 
     private func logInToOpenIDProvider(_ issuerText: String) async throws {
         guard let clientID = backend.clientID else { throw CLIError.usage("--issuer needs --client-id") }
+        let redirectURI = try openID.loopbackRedirectURI()
         let issuer = try MobileBackendOptions.parse(issuerText)
         try root.network.check(issuer)
         let secret = try backend.clientSecretFD.map { try DescriptorInput.text($0, what: "client secret") }
@@ -63,14 +68,17 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
         let store = try root.store()
         let settings = OpenIDProfile(provider: provider, clientID: clientID, clientSecret: secret)
         let name = openID.profile.name
-        let client = settings.client(profile: name, store: store, network: root.network, loginTimeout: openID.timeout.map { .seconds($0) })
+        let client = settings.client(
+            profile: name, store: store, network: root.network, loginTimeout: openID.timeout.map { .seconds($0) },
+            redirectURI: redirectURI)
         let apiOrigins = try openID.apiOriginURLs(network: root.network)
-        let identity: OpenIDIdentity
+        let identity: AuthenticatedUser
         if openID.usesBrowser {
+            OpenFileLimit.raiseToHardLimit()  // other local users can connect to the listener
             let login = try await client.startBrowserLogin(scope: openID.scope, apiOrigins: apiOrigins)
             StandardStreams.writeError(login.url.absoluteString + "\n")
             if openID.opensBrowser {
-                do { try await BrowserOpener.xdgOpen.open(login.url) } catch {
+                do { try await login.open(with: .defaultBrowser) } catch {
                     Terminal.printError("warning: the browser did not open (\(error)); open the URL above")
                 }
             }

@@ -61,8 +61,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
         let profile = AuthProfile(store: try root.store(), network: root.network)
         if challenges.isGiven {
             let target = try MobileBackendOptions.parse(url)
-            let client = try challenges.client(
-                of: try challenges.server(for: target), keychain: profile.keychain, allowInsecureHTTP: profile.allowsInsecureHTTP)
+            let client = try challenges.client(of: try challenges.server(for: target), profile: profile)
             response = try await ResourceRequest(url: target).send(using: client)
         } else {
             let backend = try profile.requireBackend()

@@ -45,9 +45,17 @@ struct AuthProfile {
 
     /// A facade on `backend` that keeps its session in this store.
     func authorization(for backend: MobileBackend) -> Authorization {
-        Authorization(
-            backend: backend, keychain: keychain,
-            configuration: Authorization.Configuration(logger: Self.logger, allowInsecureHTTP: allowsInsecureHTTP))
+        Authorization(backend: backend, store: keychain.store, configuration: configuration)
+    }
+
+    /// The policies of every client the CLI makes.
+    var configuration: ClientConfiguration {
+        ClientConfiguration(allowInsecureHTTP: allowsInsecureHTTP, logger: Self.logger)
+    }
+
+    /// The policies of every client the CLI makes, with --insecure-http as `network` says.
+    static func configuration(network: NetworkOptions) -> ClientConfiguration {
+        ClientConfiguration(allowInsecureHTTP: network.insecureHTTP, logger: logger)
     }
 
     /// Warnings and errors on stderr; stdout carries only the command's output.

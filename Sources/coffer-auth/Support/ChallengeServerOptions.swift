@@ -56,7 +56,7 @@ struct ChallengeServerOptions: ParsableArguments {
 
     /// A client of `server` whose handlers answer from `--answers-json-fd`, else at the
     /// terminal, else cancel.
-    func client(of server: ChallengeServer, keychain: Keychain, allowInsecureHTTP: Bool) throws -> ChallengeClient {
+    func client(of server: ChallengeServer, profile: AuthProfile) throws -> ChallengeClient {
         let source: any ChallengeAnswerSource
         var names: Set<String>
         if let answersFD {
@@ -66,10 +66,9 @@ struct ChallengeServerOptions: ParsableArguments {
             source = Terminal.stdinIsTerminal ? TerminalChallengePrompt() : NoChallengeAnswers()
             names = []
         }
-        let client = ChallengeClient(
-            server: server, keychain: keychain,
-            configuration: ChallengeClient.Configuration(
-                challengeTimeout: .seconds(challengeTimeout), logger: AuthProfile.logger, allowInsecureHTTP: allowInsecureHTTP))
+        var configuration = profile.configuration
+        configuration.loginTimeout = .seconds(challengeTimeout)
+        let client = ChallengeClient(server: server, store: profile.keychain.store, configuration: configuration)
         if mcaTenant != nil {
             names.insert(mcaRealm)
             for realm in names { client.registerAuthenticationDelegate(CLIRealmDelegate(source: source), forRealm: realm) }

@@ -29,7 +29,7 @@ enum OpenIDStatusText {
     static func describe(_ status: OpenIDSessionStatus) -> String {
         let issuer = TerminalText.escaped(status.issuer.absoluteString)
         guard status.isLoggedIn else { return "not logged in to \(issuer)" }
-        let who = status.identity.map { " as \(TerminalText.escaped($0.displayName))" } ?? ""
+        let who = status.user.map { " as \(TerminalText.escaped($0.displayName))" } ?? ""
         if status.isAuthorized { return "authorized\(who) (\(issuer))" + SessionText.expiry(status.accessTokenExpiresAt) }
         let next = status.refreshTokenHeld ? "the next command refreshes it" : "log in again"
         return "logged in\(who) (\(issuer)); the access token has expired; \(next)"
@@ -48,8 +48,8 @@ enum OpenIDStatusText {
 
         init(_ status: OpenIDSessionStatus, profile: String) {
             issuer = status.issuer.absoluteString
-            subject = status.identity?.subject
-            user = status.identity?.displayName
+            subject = status.user?.id
+            user = status.user?.displayName
             expiresAt = status.accessTokenExpiresAt
             refreshTokenHeld = status.refreshTokenHeld
             isAuthorized = status.isAuthorized

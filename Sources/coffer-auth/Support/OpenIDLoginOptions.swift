@@ -20,6 +20,13 @@ struct OpenIDLoginOptions: ParsableArguments {
     @Flag(name: .customLong("no-open"), help: "Print the authorization URL instead of opening a browser.")
     var noOpen = false
 
+    @Option(
+        name: .customLong("redirect-uri"),
+        help: ArgumentHelp(
+            "The browser login's redirect URI, for providers that match it exactly: http://127.0.0.1:PORT/PATH, http://[::1]:PORT/PATH or http://localhost:PORT/PATH (default: a random port of 127.0.0.1, /callback).",
+            valueName: "uri"))
+    var redirectURI: String?
+
     @Option(help: ArgumentHelp("How long to wait for the login, in seconds (default: 300).", valueName: "seconds"))
     var timeout: Int?
 
@@ -42,12 +49,18 @@ struct OpenIDLoginOptions: ParsableArguments {
 
     func validate() throws {
         if browser, device { throw ValidationError("--browser and --device exclude each other") }
+        if redirectURI != nil, device { throw ValidationError("--redirect-uri is for the browser login, not --device") }
         if let timeout, !(1...86_400).contains(timeout) { throw ValidationError("--timeout takes 1 to 86400 seconds") }
     }
 
-    /// Whether the browser flow runs: asked for, or the default on a desktop.
+    /// The checked --redirect-uri (exit 64 for anything but a loopback http URI with a port).
+    func loopbackRedirectURI() throws -> LoopbackRedirectURI? {
+        try redirectURI.map { text throws(AuthError) in try LoopbackRedirectURI(text) }
+    }
+
+    /// Whether the browser flow runs: asked for (--browser, --redirect-uri), or the default on a desktop.
     var usesBrowser: Bool {
-        if browser { return true }
+        if browser || redirectURI != nil { return true }
         if device { return false }
         return Self.hasDisplay
     }
@@ -69,7 +82,7 @@ struct OpenIDLoginOptions: ParsableArguments {
             provider = OpenIDProvider(issuer: issuer, tokenEndpoint: try url(tokenEndpoint, network))
         } else {
             provider = try await OpenIDProvider.discover(
-                issuer: issuer, configuration: OpenIDClient.Configuration(allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger))
+                issuer: issuer, configuration: AuthProfile.configuration(network: network))
         }
         if let authorizationEndpoint { provider.authorizationEndpoint = try url(authorizationEndpoint, network) }
         if let deviceEndpoint { provider.deviceAuthorizationEndpoint = try url(deviceEndpoint, network) }

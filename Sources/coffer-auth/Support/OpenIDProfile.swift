@@ -37,8 +37,12 @@ struct OpenIDProfile: Codable {
     }
 
     /// A client of this profile's provider, keeping its session in `store`.
-    func client(profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil) -> OpenIDClient {
-        var configuration = OpenIDClient.Configuration(allowInsecureHTTP: network.insecureHTTP, logger: AuthProfile.logger)
+    func client(
+        profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil,
+        redirectURI: LoopbackRedirectURI? = nil
+    ) -> OpenIDClient {
+        var configuration = AuthProfile.configuration(network: network)
+        configuration.redirectURI = redirectURI
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
     }

@@ -20,7 +20,7 @@ struct TerminalChallengePrompt: ChallengeAnswerSource {
     }
 
     func answer(to challenge: JSONValue, from check: String) -> JSONValue? {
-        let message = (challenge["errorMsg"] ?? challenge["text"] ?? challenge["message"])?.stringValue.map(ChallengeText.oneLine)
+        let message = (challenge["errorMsg"] ?? challenge["text"] ?? challenge["message"])?.stringValue.map(Self.shown)
         let remaining = challenge["remainingAttempts"]?.intValue.map { " (\($0) attempt\($0 == 1 ? "" : "s") left)" } ?? ""
         Terminal.writeToTerminal("\(check): \(message ?? "an answer is needed")\(remaining)\n")
         var answer: [String: JSONValue] = [:]
@@ -41,6 +41,12 @@ struct TerminalChallengePrompt: ChallengeAnswerSource {
     }
 
     func report(failure: JSONValue, from check: String) {
-        Terminal.writeToTerminal("\(check): \(ChallengeText.reason(in: failure) ?? "failed")\n")
+        Terminal.writeToTerminal("\(check): \(ChallengeText.reason(in: failure).map(TerminalText.escaped) ?? "failed")\n")
+    }
+
+    /// A server's message as the terminal shows it: on one line, with the Unicode
+    /// bidirectional controls (which would reorder what the user reads) as visible escapes.
+    static func shown(_ message: String) -> String {
+        TerminalText.escaped(ChallengeText.oneLine(message))
     }
 }

@@ -35,20 +35,24 @@ enum ForwardedExecutable: String {
 
     /// Runs the executable in place of this process (`execv`): same pid, descriptors and environment.
     func replaceProcess(arguments: [String]) throws -> Never {
-        let path = Self.folder() + "/" + rawValue
+        let path = try Self.folder() + "/" + rawValue
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = String(cString: strerror(errno))
         throw CLIError(message: "cannot run \(path): \(reason) (it is installed beside coffer)", exitStatus: 69)
     }
 
-    /// The folder of the running `coffer` executable.
-    private static func folder() -> String {
+    /// The folder of the running `coffer` executable, from `/proc/self/exe`. Never the working
+    /// folder when that cannot be read: a `coffer-auth` there could be anyone's.
+    private static func folder() throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "." }
-        let path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        let length = readlink("/proc/self/exe", &buffer, buffer.count)
+        let reason = length < 0 ? String(cString: strerror(errno)) : "no usable path"
+        let path = length > 0 && length < buffer.count ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else {
+            throw CLIError(message: "cannot find the folder coffer runs from (/proc/self/exe: \(reason)), where coffer-auth and coffer-dev-backend are", exitStatus: 69)
+        }
+        return String(path[..<slash])
     }
 }
 

@@ -59,7 +59,7 @@ final class AuthenticateTests: AuthTestCase {
         let reply = try await auth.get(fixture.backend.protectedURL)
         XCTAssertEqual(JSONValue(parsing: reply.body)?["authenticatedBy"]?.stringValue, "basic")
         let user = try await auth.currentUser()
-        XCTAssertEqual(user.userName, AuthFixture.user.name, "GET /mobile/platform/users/~")
+        XCTAssertEqual(user.id, AuthFixture.user.name, "GET /mobile/platform/users/~")
         XCTAssertEqual(fixture.backend.statistics.currentUserRequests, 1)
     }
 

@@ -22,7 +22,7 @@ final class ClientAccessTests: ChallengeTestCase {
         XCTAssertEqual(delegate.challenges.count, 1)
         XCTAssertNotNil(delegate.challenges.first?["text"]?.stringValue)
         let identity = await client.authorizationManager.userIdentity
-        XCTAssertEqual(identity, AuthenticatedUser(id: "demo", displayName: "demo", authenticatedBy: Self.realm))
+        XCTAssertEqual(identity, AuthenticatedUser(id: "demo", name: "demo", authenticatedBy: Self.realm))
         await eventually("didReceiveAuthenticationSuccess was called") { delegate.successes.count == 1 }
         XCTAssertEqual(delegate.successes.first?["userIdentity"]?["id"]?.stringValue, "demo")
 

@@ -91,7 +91,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
 
     /// A client whose UserLogin and PinCodeAttempts handlers answer only when the test tells them to.
     private func clientWithManualLoginAndPIN() -> (ChallengeClient, TestChallengeHandler, TestChallengeHandler) {
-        let client = fixture.challengeClient { $0.challengeTimeout = .seconds(60) }
+        let client = fixture.challengeClient { $0.loginTimeout = .seconds(60) }
         let login = TestChallengeHandler(securityCheck: Self.login, .manual)
         let pin = TestChallengeHandler(securityCheck: Self.pin, .manual)
         client.registerChallengeHandler(login)

@@ -34,6 +34,8 @@ Seeded (all RS256-signed ID tokens; user `coffer` / `coffer-password`, sub "1"):
     coffer-native-consent  public, authorization code + PKCE, consent page (allow / cancel)
     coffer-device          public, device authorization grant (DOT: one grant type per client)
     coffer-confidential    confidential (secret coffer-confidential-secret), authorization code
+    coffer-exact           public, authorization code + PKCE, only with --exact-redirect-uri URI,
+                           which is its one redirect URI (localhost: matched exactly, port included)
 Redirect URIs: http://127.0.0.1/callback and http://[::1]/callback, any port (RFC 8252 §7.3,
 DOT's own loopback rule).
 
@@ -72,6 +74,7 @@ CLIENT_CONSENT = "coffer-native-consent"
 CLIENT_DEVICE = "coffer-device"
 CLIENT_CONFIDENTIAL = "coffer-confidential"
 CLIENT_CONFIDENTIAL_SECRET = "coffer-confidential-secret"
+CLIENT_EXACT = "coffer-exact"
 
 DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -120,6 +123,9 @@ def parse_args():
                    help="TEST-ONLY: answer slow_down to device polling faster than the interval")
     p.add_argument("--slow-down-increment", type=int, default=5,
                    help="TEST-ONLY: seconds --slow-down adds to a device code's interval")
+    p.add_argument("--exact-redirect-uri", default=None,
+                   help="also seed coffer-exact: a public client whose only redirect URI is this one; "
+                        "DOT matches a localhost URI exactly, port included (no RFC 8252 relaxation)")
     p.add_argument("--test-hooks", action="store_true",
                    help="TEST-ONLY: POST /test/device-expire (form user_code=...) expires a device code")
     return p.parse_args()
@@ -223,7 +229,7 @@ def configure(args, base_url, issuer, db_path):
     )
 
 
-def seed():
+def seed(exact_redirect_uri=None):
     from django.contrib.auth import get_user_model
     from oauth2_provider.models import get_application_model
 
@@ -251,6 +257,11 @@ def seed():
                        authorization_grant_type=App.GRANT_AUTHORIZATION_CODE,
                        redirect_uris=loopback, skip_authorization=True,
                        client_secret=CLIENT_CONFIDENTIAL_SECRET, **common)
+    if exact_redirect_uri:
+        App.objects.create(client_id=CLIENT_EXACT, name="Coffer exact redirect URI",
+                           client_type=App.CLIENT_PUBLIC,
+                           authorization_grant_type=App.GRANT_AUTHORIZATION_CODE,
+                           redirect_uris=exact_redirect_uri, skip_authorization=True, client_secret="", **common)
 
 
 def define_urls_and_validator(args):
@@ -410,7 +421,7 @@ def main():
         define_urls_and_validator(args)
         from django.core.management import call_command
         call_command("migrate", verbosity=0, interactive=False)
-        seed()
+        seed(args.exact_redirect_uri)
         from django.core.wsgi import get_wsgi_application
         httpd.set_app(get_wsgi_application())
     except BaseException:

@@ -28,10 +28,10 @@ final class DOTBrowserLoginTests: XCTestCase {
         XCTAssertEqual(callback.parameters["iss"], server.issuer.absoluteString)
         XCTAssertNotNil(callback.parameters["code"])
         XCTAssertEqual(identity.preferredUsername, "coffer")
-        XCTAssertEqual(identity.subject, "1")
+        XCTAssertEqual(identity.id, "1")
         XCTAssertEqual(identity.name, "Coffer Tester")
         XCTAssertNil(identity.email, "the email scope was not asked for")
-        let identityNow = try await client.identity
+        let identityNow = try await client.user
         XCTAssertEqual(identityNow, identity)
 
         let status = try await client.status
@@ -57,7 +57,7 @@ final class DOTBrowserLoginTests: XCTestCase {
         let identity = try await fixture.browserLogin(client, scope: "openid email").result.get()
         XCTAssertEqual(identity.email, "coffer@example.test")
         XCTAssertNil(identity.preferredUsername)
-        XCTAssertEqual(identity.subject, "1")
+        XCTAssertEqual(identity.id, "1")
         try fixture.assertNoPasswordStored()
     }
 
@@ -79,7 +79,7 @@ final class DOTBrowserLoginTests: XCTestCase {
         XCTAssertNil(callback.parameters["iss"], "DOT sends no iss with errors")
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? AuthError, .accessDenied) }
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
-        let identity = try await client.identity
+        let identity = try await client.user
         XCTAssertNil(identity)
     }
 
@@ -133,5 +133,37 @@ extension DOTBrowserLoginTests {
         XCTAssertEqual(callback.parameters["error"], "invalid_scope")
         XCTAssertThrowsError(try result.get()) { XCTAssertEqual($0 as? AuthError, .authorizationError(code: "invalid_scope")) }
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
+    }
+}
+
+/// A provider that matches the redirect URI exactly, port included: django-oauth-toolkit with a
+/// client whose one redirect URI is `http://localhost:PORT/coffer/callback` (DOT relaxes the
+/// port for 127.0.0.1 and [::1] only, RFC 8252 §7.3).
+final class DOTExactRedirectURITests: XCTestCase {
+    /// With ``OpenIDClient/Configuration/redirectURI`` set to the registered URI the login
+    /// completes; with the default random port DOT refuses the redirect URI and never sends
+    /// the browser back.
+    func testAnExactRedirectURILogsIn() async throws {
+        let port = try LoopbackPort.free()
+        let registered = "http://localhost:\(port)/coffer/callback"
+        let server = try OIDCTestServer.start(OIDCTestServer.Options(extraArguments: ["--exact-redirect-uri", registered]))
+        defer { server.stop() }
+        let fixture = try DOTFixture(server: server)
+        let provider = try await fixture.discover()
+
+        let redirectURI = try LoopbackRedirectURI(registered)
+        let exact = fixture.client(provider, clientID: "coffer-exact", configure: { $0.redirectURI = redirectURI })
+        let (callback, result) = try await fixture.browserLogin(exact)
+        XCTAssertEqual(callback.status, 200)
+        XCTAssertEqual(callback.url.port, port)
+        XCTAssertEqual(try result.get().id, "1")
+
+        let random = fixture.client(provider, clientID: "coffer-exact")
+        do {
+            _ = try await fixture.browserLogin(random)
+            XCTFail("DOT accepted a redirect URI it does not have registered")
+        } catch let failure as BrowserPlayer.Failure {
+            XCTAssertTrue("\(failure)".lowercased().contains("redirect"), "\(failure)")
+        }
     }
 }

@@ -33,7 +33,7 @@ final class DOTDeviceLoginTests: XCTestCase {
 
         XCTAssertEqual(script.durations, [.seconds(1), .seconds(1)], "DOT's interval, once pending, then approved")
         XCTAssertEqual(identity.preferredUsername, "coffer")
-        XCTAssertEqual(identity.subject, "1")
+        XCTAssertEqual(identity.id, "1")
         let session = try XCTUnwrap(try fixture.storedSession(client))
         XCTAssertNotNil(session.refreshToken)
         XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
@@ -45,8 +45,8 @@ final class DOTDeviceLoginTests: XCTestCase {
         fixture.clock.advance(by: 2 * 3600)
         let refreshed = try await client.accessToken()
         XCTAssertTrue(refreshed.value != token.value, "a new token")
-        let identityAfterRefresh = try await client.identity
-        XCTAssertEqual(identityAfterRefresh?.subject, "1")
+        let identityAfterRefresh = try await client.user
+        XCTAssertEqual(identityAfterRefresh?.id, "1")
         XCTAssertEqual(identityAfterRefresh?.preferredUsername, "coffer")
         XCTAssertEqual(try fixture.assertNoPasswordStored(), 1)
     }

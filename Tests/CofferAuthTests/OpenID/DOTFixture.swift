@@ -65,7 +65,7 @@ final class DOTFixture: Sendable {
     /// and how the login ended.
     func browserLogin(
         _ client: OpenIDClient, scope: String = OpenIDClient.defaultScope, decision: BrowserPlayer.Decision = .approve
-    ) async throws -> (callback: BrowserPlayer.Callback, result: Result<OpenIDIdentity, AuthError>) {
+    ) async throws -> (callback: BrowserPlayer.Callback, result: Result<AuthenticatedUser, AuthError>) {
         let login = try await client.startBrowserLogin(scope: scope)
         let player = BrowserPlayer(username: server.username, password: server.password, decision: decision)
         let callback: BrowserPlayer.Callback

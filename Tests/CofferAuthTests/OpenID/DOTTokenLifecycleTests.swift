@@ -112,7 +112,7 @@ final class DOTTokenLifecycleTests: XCTestCase {
 
         fixture.clock.advance(by: 2 * 3600)
         await XCTAssertThrowsAuthError(.reauthenticationRequired) { try await client.accessToken() }
-        let identity = try await client.identity
+        let identity = try await client.user
         XCTAssertNil(identity)
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
         let afterFamilyRevoked = try await server.refresh(currentRefresh, clientID: server.clients.native)
@@ -135,7 +135,7 @@ final class DOTTokenLifecycleTests: XCTestCase {
         XCTAssertTrue(report.revoked)
         XCTAssertTrue(report.removedStoredSession)
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
-        let identity = try await client.identity
+        let identity = try await client.user
         XCTAssertNil(identity)
 
         let refresh = try await server.refresh(refreshToken, clientID: server.clients.native)
@@ -180,7 +180,7 @@ extension DOTTokenLifecycleTests {
             return Set(failures.map(\.step)) == [.revokeRefreshToken, .revokeToken]
         }) { try await client.logout() }
         XCTAssertEqual(try fixture.storedSessionCount(), 0)
-        let identity = try await client.identity
+        let identity = try await client.user
         XCTAssertNil(identity)
     }
 }

@@ -41,7 +41,7 @@ final class DevBackendOpenIDTests: XCTestCase {
     }
 
     /// A browser login through the dev backend's HTML login form.
-    private func browserLogin(_ client: OpenIDClient) async throws -> (BrowserPlayer.Callback, Result<OpenIDIdentity, AuthError>) {
+    private func browserLogin(_ client: OpenIDClient) async throws -> (BrowserPlayer.Callback, Result<AuthenticatedUser, AuthError>) {
         let login = try await client.startBrowserLogin()
         let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: login.url, redirectURI: login.redirectURI)
         do { return (callback, .success(try await login.complete(timeout: .seconds(10)))) } catch { return (callback, .failure(error)) }
@@ -191,6 +191,128 @@ final class DevBackendOpenIDTests: XCTestCase {
         _ = try await client.accessToken()
     }
 
+    /// A refresh refused with a 400 or 401 ends the session whatever the body: empty (as an
+    /// OpenID-certified provider answers a session ended at the provider), an HTML page, or an
+    /// error code of the provider's own. The app hears `reauthenticationRequired`, the stored
+    /// session is gone, and the next call does not send the dead refresh token again.
+    func testARefreshRefusedWithoutAnRFC6749ErrorEndsTheSession() async throws {
+        let refusals: [Fault] = [
+            .reply(status: 400, body: "", contentType: nil),
+            .reply(status: 401, body: "", contentType: nil),
+            .reply(status: 400, body: "<html><body>Session expired</body></html>", contentType: "text/html"),
+            .reply(status: 400, body: #"{"error":"session_not_active"}"#, contentType: "application/json"),
+            .reply(status: 400, body: #"{"message":"bad"}"#, contentType: "application/json"),
+        ]
+        for refusal in refusals {
+            let client = try await client()
+            _ = try await browserLogin(client).1.get()
+            let events = client.events()
+            fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+            fixture.backend.faults.inject(refusal, on: .token)
+            await XCTAssertThrowsAuthError(.reauthenticationRequired) { try await client.accessToken() }
+            XCTAssertEqual(try sessionCount(), 0, "\(refusal): the session is cleared")
+            var iterator = events.makeAsyncIterator()
+            let event = await iterator.next()
+            XCTAssertEqual(event, .reauthenticationRequired, "\(refusal)")
+            let refreshes = fixture.backend.statistics.refreshRequests
+            await XCTAssertThrowsAuthError(.notAuthenticated) { try await client.accessToken() }
+            XCTAssertEqual(fixture.backend.statistics.refreshRequests, refreshes, "\(refusal): nothing is sent again")
+        }
+    }
+
+    /// A refresh that fails for a reason other than the refresh token keeps the session: a
+    /// 5xx (empty or not), and an RFC 6749 error that blames the request (`invalid_request`).
+    func testARefreshFailingForAnotherReasonKeepsTheSession() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        let transient: [(Fault, AuthError)] = [
+            (.reply(status: 502, body: "", contentType: nil), .serverError(status: 502)),
+            (.reply(status: 500, body: "<html>oops</html>", contentType: "text/html"), .serverError(status: 500)),
+            (.reply(status: 400, body: #"{"error":"invalid_request"}"#, contentType: "application/json"),
+             .oauthError(code: "invalid_request", status: 400)),
+        ]
+        for (fault, error) in transient {
+            fixture.backend.faults.inject(fault, on: .token)
+            await XCTAssertThrowsAuthError(error) { try await client.accessToken() }
+            XCTAssertEqual(try sessionCount(), 1, "\(fault): the session stays")
+        }
+        _ = try await client.accessToken()
+    }
+
+    /// Another local user holding 1,100 idle connections to the login's listener does not keep
+    /// the browser out: the real redirect still completes the login (here well within 30 s;
+    /// the idle connections give way to it).
+    func testIdleConnectionsDoNotHoldTheLoginOff() async throws {
+        let client = try await client()
+        let login = try await client.startBrowserLogin()
+        let port = try XCTUnwrap(URLComponents(string: login.redirectURI)?.port)
+        let held = try HeldConnections(count: 1_100, toPort: port)
+        let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: login.url, redirectURI: login.redirectURI)
+        XCTAssertEqual(callback.status, 200)
+        let identity = try await login.complete(timeout: .seconds(30))
+        XCTAssertEqual(identity.id.isEmpty, false)
+        XCTAssertEqual(held.descriptors.count, 1_100)
+    }
+
+    /// `logInWithBrowser` opens the URL with the opener given and completes the login;
+    /// `logInWithDevice` hands the codes to `present` and polls until approval.
+    func testTheOneCallLogins() async throws {
+        let browser = try await client()
+        let player = BrowserPlayer(username: user.name, password: user.password)
+        let opened = Locked<Task<BrowserPlayer.Callback, any Error>?>(nil)
+        let identity = try await browser.logInWithBrowser(opener: .custom { url in
+            let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value ?? ""
+            opened.withLock { $0 = Task { try await player.logIn(at: url, redirectURI: redirect) } }
+        }, timeout: .seconds(30))
+        XCTAssertEqual(identity.preferredUsername, user.name)
+        let playing = try XCTUnwrap(opened.withLock { $0 })
+        let callback = try await playing.value
+        XCTAssertEqual(callback.status, 200)
+        _ = try await browser.logout()
+
+        let device = try await client()
+        let backend = fixture.backend
+        let deviceIdentity = try await device.logInWithDevice { codes in
+            _ = backend.approveDeviceLogin(userCode: codes.userCode, as: AuthFixture.user.name)
+        }
+        XCTAssertEqual(deviceIdentity.preferredUsername, user.name)
+        XCTAssertEqual(try sessionCount(), 1)
+    }
+
+    /// Cancelling the task of a device login stops its polling at once with `cancelled`, and
+    /// nothing is stored.
+    func testCancellingADeviceLoginStopsIt() async throws {
+        let waiting = try await client(sleep: { try await Task.sleep(for: $0 * 60) })
+        let login = try await waiting.startDeviceLogin()
+        let task = Task { try await login.complete() }
+        try await Task.sleep(for: .milliseconds(100))
+        let started = ContinuousClock.now
+        task.cancel()
+        do {
+            _ = try await task.value
+            XCTFail("a cancelled login completed")
+        } catch {
+            XCTAssertEqual(error as? AuthError, .cancelled)
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5))
+        XCTAssertEqual(try sessionCount(), 0)
+        XCTAssertEqual(fixture.backend.statistics.devicePolls, 0, "no poll after the cancel")
+    }
+
+    /// A public client's revocation refused with 401 says the provider requires client
+    /// authentication for revocation, not that credentials (which it never sent) were rejected.
+    func testARefusedPublicRevocationSaysTheProviderRequiresClientAuthentication() async throws {
+        let client = try await client()
+        _ = try await browserLogin(client).1.get()
+        fixture.backend.faults.inject(.reply(status: 401, body: "", contentType: nil), on: .revocation, times: 2)
+        let expected = "the provider requires client authentication for revocation; this client has no secret to send"
+        await XCTAssertThrowsAuthError(.logoutIncomplete([
+            LogoutFailure(step: .revokeRefreshToken, reason: expected), LogoutFailure(step: .revokeToken, reason: expected),
+        ])) { try await client.logout() }
+        XCTAssertEqual(try sessionCount(), 0)
+    }
+
     /// `slow_down` adds 5 s to the interval; `expired_token` ends the login; `access_denied` too.
     func testDeviceSlowDownExpiryAndDenial() async throws {
         let script = SleepScript()
@@ -201,7 +323,7 @@ final class DevBackendOpenIDTests: XCTestCase {
             if count == 3 { _ = backend.approveDeviceLogin(userCode: login.authorization.userCode, as: AuthFixture.user.name) }
         }
         _ = try await login.complete()
-        XCTAssertEqual(script.durations.map(\.components.seconds), [0, 5, 5])
+        XCTAssertEqual(script.durations.map(\.components.seconds), [1, 6, 6], "interval 0 floored at 1 s on loopback")
 
         fixture.backend.openIDFaults.arm(.deviceExpiredToken)
         await XCTAssertThrowsAuthError(.deviceCodeExpired) { try await (try await self.client()).startDeviceLogin().complete() }

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 @testable import CofferAuth
+import CofferTestSupport
 import Foundation
+import Glibc
 import XCTest
 
 /// The browser login's one-shot listener, exercised over real loopback HTTP as a browser would.
@@ -11,9 +13,11 @@ final class LoopbackListenerTests: XCTestCase {
         return (Int(response.status.code), String(buffer: body))
     }
 
-    private func start() async throws -> (LoopbackListener, AuthorizationRedirect) {
+    private func start(
+        at fixed: LoopbackRedirectURI? = nil, limits: LoopbackListener.Limits = LoopbackListener.Limits()
+    ) async throws -> (LoopbackListener, AuthorizationRedirect) {
         let holder = RedirectBox()
-        let listener = try await LoopbackListener.start { holder.judge($0) }
+        let listener = try await LoopbackListener.start(at: fixed, limits: limits) { holder.judge($0) }
         let redirect = AuthorizationRedirect(
             provider: OpenIDProvider(issuer: URL(string: "https://id.example")!, tokenEndpoint: URL(string: "https://id.example/t")!),
             clientID: "app", redirectURI: listener.redirectURI, scope: "openid")
@@ -63,6 +67,67 @@ final class LoopbackListenerTests: XCTestCase {
         } catch {
             XCTAssertEqual(error as? AuthError, .accessDenied)
         }
+    }
+
+    /// A fixed redirect URI: the listener binds exactly its port and path (other paths 404),
+    /// and the URI sent to the provider is the one given.
+    func testAFixedRedirectURIBindsThatPortAndPath() async throws {
+        let port = try LoopbackPort.free()
+        let fixed = try LoopbackRedirectURI("http://localhost:\(port)/coffer/cb")
+        let (listener, redirect) = try await start(at: fixed)
+        XCTAssertEqual(listener.port, port)
+        XCTAssertEqual(listener.redirectURI, "http://localhost:\(port)/coffer/cb")
+        XCTAssertEqual(redirect.redirectURI, "http://localhost:\(port)/coffer/cb")
+        let waiting = Task { try await listener.result(timeout: .seconds(20)) }
+        let base = "http://127.0.0.1:\(port)"
+        let wrongPath = try await get(base + "/callback?code=x&state=\(redirect.state)")
+        XCTAssertEqual(wrongPath.status, 404, "only the given path")
+        let accepted = try await get(base + "/coffer/cb?code=the-code&state=\(redirect.state)")
+        XCTAssertEqual(accepted.status, 200)
+        let code = try await waiting.value
+        XCTAssertEqual(code, "the-code")
+    }
+
+    /// A fixed port already in use is a clear error, not a listener elsewhere.
+    func testAFixedPortInUseIsAClearError() async throws {
+        let (busy, _) = try await start()
+        defer { busy.close() }
+        do {
+            _ = try await start(at: try LoopbackRedirectURI("http://127.0.0.1:\(busy.port)/callback"))
+            XCTFail("a second listener on a port in use")
+        } catch let error as AuthError {
+            XCTAssertEqual(error, .transport(reason: "cannot listen on http://127.0.0.1:\(busy.port)/callback: the port is in use"))
+        }
+    }
+
+    /// A connection that sends its request slowly, a byte at a time, is cut off at the request
+    /// deadline.
+    func testASlowSenderIsCutOffAtTheDeadline() async throws {
+        let (listener, _) = try await start(limits: LoopbackListener.Limits(requestDeadline: .milliseconds(500)))
+        defer { listener.close() }
+        let descriptor = try HeldConnections.connect(port: listener.port)
+        defer { close(descriptor) }
+        _ = send(descriptor, "G", 1, Int32(MSG_NOSIGNAL))
+        XCTAssertFalse(HeldConnections.isClosedByPeer(descriptor, within: .milliseconds(100)), "still open before the deadline")
+        _ = send(descriptor, "E", 1, Int32(MSG_NOSIGNAL))
+        XCTAssertTrue(HeldConnections.isClosedByPeer(descriptor, within: .seconds(5)), "closed at the deadline")
+    }
+
+    /// Beyond the connection cap, a new connection closes the oldest one that has sent nothing,
+    /// so idle connections cannot keep the redirect out.
+    func testTheCapEvictsTheOldestIdleConnection() async throws {
+        let (listener, redirect) = try await start(limits: LoopbackListener.Limits(maxConnections: 4))
+        let waiting = Task { try await listener.result(timeout: .seconds(20)) }
+        let held = try HeldConnections(count: 4, toPort: listener.port)
+        try await Task.sleep(for: .milliseconds(200))
+        let accepted = try await get("http://127.0.0.1:\(listener.port)/callback?code=the-code&state=\(redirect.state)")
+        XCTAssertEqual(accepted.status, 200)
+        let code = try await waiting.value
+        XCTAssertEqual(code, "the-code")
+        // The listener's event loops admit connections in parallel, so which of the four was
+        // admitted first is not fixed: one of them, and only one, gives way.
+        let closed = held.descriptors.filter { HeldConnections.isClosedByPeer($0, within: .seconds(1)) }
+        XCTAssertEqual(closed.count, 1, "one idle connection gave way to the callback")
     }
 
     /// No callback in time: `timeout`; the listener is closed.

@@ -73,7 +73,7 @@ final class ClientAccessTranscriptTests: ChallengeTestCase {
         XCTAssertEqual(reply.status, 200)
         XCTAssertEqual(delegate.challenges, [["message": "enter your name"]], "the secure JSON was unwrapped")
         let identity = await client.authorizationManager.userIdentity
-        XCTAssertEqual(identity, AuthenticatedUser(id: "john", displayName: "John", authenticatedBy: Self.realm), "from the ID token's imf.user")
+        XCTAssertEqual(identity, AuthenticatedUser(id: "john", name: "John", authenticatedBy: Self.realm), "from the ID token's imf.user")
         await eventually("the realm's success is reported") { delegate.successes.count == 1 }
         try await client.authorizationManager.logout(securityCheck: Self.realm)
 

@@ -23,7 +23,7 @@ final class MobileHubTranscriptTests: AuthTestCase {
 
         try await auth.authenticate(userName: "john", password: "secret")
         let user = try await auth.currentUser()
-        XCTAssertEqual(user, MobileUser(userName: "john", firstName: "John", lastName: "Doe", email: "john@example.com"))
+        XCTAssertEqual(user, AuthenticatedUser(id: "john", name: "John Doe", preferredUsername: "john", email: "john@example.com"))
         let reply = try await auth.get(server.baseURL.appendingPathComponent("mobile/custom/myapi/items"))
         XCTAssertEqual(reply.status, 200)
         let report = try await auth.logout()

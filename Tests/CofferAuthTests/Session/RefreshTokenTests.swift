@@ -11,7 +11,7 @@ final class RefreshTokenTests: AuthTestCase {
 
     private func authorization(_ configure: (inout Authorization.Configuration) -> Void = { _ in }) -> Authorization {
         fixture.authorization { configuration in
-            configuration.refreshLockFolder = self.locks.url
+            configuration.lockFolder = self.locks.url
             configure(&configuration)
         }
     }
@@ -48,6 +48,26 @@ final class RefreshTokenTests: AuthTestCase {
         var iterator = events.makeAsyncIterator()
         let event = await iterator.next()
         XCTAssertEqual(event, .reauthenticationRequired)
+    }
+
+    /// A refresh refused with a bare 400 or 401 (no RFC 6749 error body) ends the session as
+    /// `invalid_grant` does; a 5xx does not.
+    func testARefreshRefusedWithAnEmptyBodyEndsTheSession() async throws {
+        for status in [400, 401] {
+            let auth = authorization()
+            try await logIn(auth)
+            fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+            fixture.backend.faults.inject(.reply(status: 502, body: "", contentType: nil), on: .token)
+            await XCTAssertThrowsAuthError(.serverError(status: 502)) { try await auth.get(self.fixture.backend.protectedURL) }
+            XCTAssertNotNil(try fixture.storedSession(), "a 502 keeps the session")
+            let events = auth.events()
+            fixture.backend.faults.inject(.reply(status: status, body: "", contentType: nil), on: .token)
+            await XCTAssertThrowsAuthError(.reauthenticationRequired) { try await auth.get(self.fixture.backend.protectedURL) }
+            XCTAssertNil(try fixture.storedSession(), "HTTP \(status): the session is cleared")
+            var iterator = events.makeAsyncIterator()
+            let event = await iterator.next()
+            XCTAssertEqual(event, .reauthenticationRequired)
+        }
     }
 
     /// A network failure during a refresh is a transient error and keeps the session.

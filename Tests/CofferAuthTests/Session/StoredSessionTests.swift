@@ -35,7 +35,7 @@ final class StoredSessionTests: AuthTestCase {
     func testExpiredTokenDoesNotLoadAndLeewayCountsAsExpired() async throws {
         try await logIn(fixture.authorization())
         let lifetime = fixture.backend.configuration.tokenLifetime
-        let auth = fixture.authorization { $0.clockSkewLeeway = 60 }
+        let auth = fixture.authorization { $0.clockSkewLeeway = .seconds(60) }
 
         fixture.clock.advance(by: lifetime - 61)
         var loaded = await auth.loadSSOTokenExchange()
@@ -89,7 +89,7 @@ final class StoredSessionTests: AuthTestCase {
         let token = try XCTUnwrap(try fixture.storedSession()?.token)
         XCTAssertEqual(token.expiresAt.timeIntervalSince(token.issuedAt), 6 * 3600, accuracy: 0.001)
 
-        let custom = fixture.authorization { $0.tokenExchangeTimeout = 120 }
+        let custom = fixture.authorization { $0.defaultTokenLifetime = .seconds(120) }
         try await custom.authenticateSSOTokenExchange(DevBackend.Configuration.defaultSSOToken.token, storeAccessToken: true)
         let exchanged = try XCTUnwrap(try fixture.storedSession()?.token)
         XCTAssertEqual(exchanged.expiresAt.timeIntervalSince(exchanged.issuedAt), 120, accuracy: 0.001)

@@ -16,10 +16,10 @@ extension AuthFixture {
     ) -> ChallengeClient {
         let clock = self.clock
         var configuration = ChallengeClient.Configuration(
-            challengeTimeout: Self.challengeTimeout, clockSkewLeeway: 1, requestTimeout: Self.requestTimeout,
+            clockSkewLeeway: .seconds(1), requestTimeout: Self.requestTimeout, loginTimeout: Self.challengeTimeout,
             now: { clock.now }, logger: quietLogger)
         configure(&configuration)
-        return ChallengeClient(server: server ?? backend.mobileFirstServer, keychain: keychain, configuration: configuration)
+        return ChallengeClient(server: server ?? backend.mobileFirstServer, store: vault, configuration: configuration)
     }
 
     /// The challenge client's stored session, raw.
@@ -42,7 +42,7 @@ class ChallengeTestCase: AuthTestCase {
     /// Manual handlers get a long challenge timeout, so that the test decides when to answer.
     func client(handling check: String, _ mode: TestChallengeHandler.Mode) -> (ChallengeClient, TestChallengeHandler) {
         let client = fixture.challengeClient { configuration in
-            if case .manual = mode { configuration.challengeTimeout = .seconds(60) }
+            if case .manual = mode { configuration.loginTimeout = .seconds(60) }
         }
         let handler = TestChallengeHandler(securityCheck: check, mode)
         client.registerChallengeHandler(handler)

@@ -30,7 +30,7 @@ final class AuthFixture: Sendable {
         self.backend = backend
         self.folder = folder
         self.vault = vault
-        self.keychain = Keychain(service: "com.example.auth-tests", store: vault)
+        self.keychain = Keychain(service: "coffer.auth", store: vault)
         self.clock = clock
     }
 
@@ -43,11 +43,12 @@ final class AuthFixture: Sendable {
         httpClient: HTTPClient = Authorization.defaultHTTPClient, configure: (inout Authorization.Configuration) -> Void = { _ in }
     ) -> Authorization {
         let clock = self.clock
-        var configuration = Authorization.Configuration(requestTimeout: Self.requestTimeout, now: { clock.now }, logger: quietLogger)
+        var configuration = Authorization.Configuration(
+            clockSkewLeeway: .seconds(30), requestTimeout: Self.requestTimeout, now: { clock.now }, logger: quietLogger)
         configure(&configuration)
         return Authorization(
             backend: backend ?? self.backend.mobileBackend(oauth: oauth, tokenExchange: tokenExchange),
-            keychain: keychain, configuration: configuration, httpClient: httpClient)
+            store: vault, configuration: configuration, httpClient: httpClient)
     }
 
     /// The session item as stored, raw.

@@ -78,8 +78,7 @@ final class TransportSecurityTests: AuthTestCase {
     /// A challenge client of a MobileFirst server on plain HTTP to a remote host refuses
     /// before registering.
     func testChallengeClientsRefusePlainHTTPToARemoteHost() async throws {
-        let client = ChallengeClient(server: .mobileFirst(remote), keychain: fixture.keychain,
-                                     configuration: ChallengeClient.Configuration(logger: quietLogger))
+        let client = ChallengeClient(server: .mobileFirst(remote), store: fixture.vault, configuration: ChallengeClient.Configuration(logger: quietLogger))
         await XCTAssertThrowsAuthError(matching: { if case .invalidRequest = $0 { true } else { false } }) {
             try await ResourceRequest(url: self.remote.appendingPathComponent("mfp/balance")).send(using: client)
         }

@@ -55,6 +55,82 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertFalse(output.stderrText.contains(user.password))
     }
 
+    /// The browser is opened on a page only the user can read (0600, in the run-time folder)
+    /// that leads to the authorization URL, never on the URL itself: another local user can
+    /// read every command line in /proc, and the URL carries the login's `state`. A stand-in
+    /// `xdg-open` on PATH, then a `$BROWSER` with `%s`, record their argv; neither holds the
+    /// state, and the page is removed once the login ends.
+    func testTheBrowserIsOpenedOnAPrivatePageNeverOnTheURL() async throws {
+        let bin = TemporaryFolder()
+        for (name, browser) in [("xdg-open", nil), ("my-browser", "my-browser --new-window %s:xdg-open")] as [(String, String?)] {
+            let record = bin.file(name + ".record")
+            let opener = """
+                #!/bin/sh
+                for word in "$0" "$@"; do printf '%s\n' "$word"; done > '\(record.path).argv'
+                page=$(for word in "$@"; do :; done; printf '%s' "$word")
+                stat -c %a "$page" > '\(record.path).mode'
+                cp "$page" '\(record.path).page'
+                printf '%s' "$page" > '\(record.path)'
+
+                """
+            try Data(opener.utf8).write(to: bin.file(name))
+            chmod(bin.file(name).path, 0o755)
+            var environment = cli.environment
+            environment["DISPLAY"] = ":0"
+            environment["BROWSER"] = browser
+            environment["PATH"] = bin.url.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+            let process = try ChildProcess.start(
+                CofferCLI.executable, ["login", "--issuer", issuer, "--client-id", "coffer-native", "--browser"],
+                environment: environment, inputs: [0: Data()])
+            let url = try XCTUnwrap(URL(string: try process.errorLines(1, timeout: .seconds(20))[0]))
+            let state = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value)
+            let deadline = Date().addingTimeInterval(TimeInterval(20 * TestTiming.scale))
+            while !FileManager.default.fileExists(atPath: record.path), Date() < deadline { usleep(20_000) }
+            let argv = try String(contentsOf: URL(fileURLWithPath: record.path + ".argv"), encoding: .utf8)
+            XCTAssertFalse(argv.contains(state), "\(name): the state is on the opener's command line: \(argv)")
+            XCTAssertFalse(argv.contains("code_challenge"), argv)
+            if browser != nil { XCTAssertTrue(argv.contains("--new-window\n"), "$BROWSER's own words are kept: \(argv)") }
+            XCTAssertEqual(try String(contentsOf: URL(fileURLWithPath: record.path + ".mode"), encoding: .utf8), "600\n")
+            let page = try String(contentsOf: URL(fileURLWithPath: record.path + ".page"), encoding: .utf8)
+            XCTAssertTrue(page.contains(url.absoluteString.replacingOccurrences(of: "&", with: "&amp;")), "the page leads to the URL")
+            let pagePath = try String(contentsOf: record, encoding: .utf8)
+            XCTAssertTrue(pagePath.hasPrefix(cli.folder.path + "/coffer/"), "in the user's run-time folder: \(pagePath)")
+
+            let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+            let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: url, redirectURI: redirect)
+            XCTAssertEqual(callback.status, 200)
+            let output = try process.wait(timeout: .seconds(30))
+            XCTAssertEqual(output.status, 0, output.stderrText)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: pagePath), "the page is removed once the login ends")
+            try FileManager.default.removeItem(at: record)
+        }
+    }
+
+    /// `--redirect-uri` takes only a loopback http URI with a port (anything else is exit 64,
+    /// before any connection), and listens on exactly that port and path.
+    func testRedirectURIIsCheckedAndUsed() async throws {
+        for bad in ["https://127.0.0.1:8400/cb", "http://127.0.0.1/cb", "http://example.com:8400/cb", "http://127.0.0.1:8400/cb?x"] {
+            let refused = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--redirect-uri", bad])
+            XCTAssertEqual(refused.status, 64, "\(bad): \(refused.stderrText)")
+        }
+        let port = try LoopbackPort.free()
+        let process = try login(["--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback"])
+        let url = try XCTUnwrap(URL(string: try process.errorLines(1, timeout: .seconds(20))[0]))
+        let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+        XCTAssertEqual(redirect, "http://127.0.0.1:\(port)/callback", "sent exactly as given")
+        let callback = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: url, redirectURI: redirect)
+        XCTAssertEqual(callback.status, 200)
+        let output = try process.wait(timeout: .seconds(30))
+        XCTAssertEqual(output.status, 0, output.stderrText)
+
+        let busy = try login(["--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback", "--profile", "second"])
+        _ = try busy.errorLines(1, timeout: .seconds(20))
+        let clash = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback", "--profile", "third"])
+        XCTAssertEqual(clash.status, 69, clash.stderrText)
+        XCTAssertTrue(clash.stderrText.contains("the port is in use"), clash.stderrText)
+        busy.stop()
+    }
+
     /// With $DISPLAY or $WAYLAND_DISPLAY the default is the browser flow (here with --no-open:
     /// the URL alone on stderr), asking for `openid profile offline_access` unless --scope
     /// says otherwise; with neither, the device flow.
@@ -155,6 +231,19 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token"]).status, 4)
     }
 
+    /// A provider that ends the session refuses the refresh with HTTP 400 and an empty body:
+    /// `coffer token` says "log in again" (exit 10) once and forgets the session, instead of
+    /// exit 76 on every call.
+    func testARefreshRefusedWithAnEmptyBodyIsExit10() throws {
+        XCTAssertEqual(try deviceLogin().status, 0)
+        usleep(useconds_t(2_500_000 * TestTiming.scale))
+        backend.faults.inject(.reply(status: 400, body: "", contentType: nil), on: .token)
+        let token = try cli.run(["token"])
+        XCTAssertEqual(token.status, 10, token.stderrText)
+        XCTAssertEqual(token.stderrText, "coffer: the session has ended at the provider; log in again\n")
+        XCTAssertEqual(try cli.run(["token"]).status, 4, "the session is gone")
+    }
+
     /// A denied device login is exit 11; an ID token that fails its checks is exit 12 and
     /// nothing is stored.
     func testDeniedAndUntrustedLogins() throws {
@@ -169,6 +258,73 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(untrusted.status, 12, untrusted.stderrText)
         XCTAssertTrue(untrusted.stderrText.contains("untrusted reply from the provider"), untrusted.stderrText)
         XCTAssertEqual(try cli.run(["token"]).status, 4, "nothing was stored")
+    }
+
+    /// A provider that refuses a public client's revocation with 401: `logout --all` says
+    /// "logout incomplete" once, names each failed step once, and says the provider requires
+    /// client authentication (a public client sends no credentials to be "rejected").
+    func testLogoutAllNamesEachRefusedRevocationOnce() throws {
+        XCTAssertEqual(try deviceLogin(profile: "work").status, 0)
+        XCTAssertEqual(try deviceLogin(profile: "home").status, 0)
+        backend.faults.inject(.reply(status: 401, body: "", contentType: nil), on: .revocation, times: Int.max)
+        let all = try cli.run(["logout", "--all"])
+        XCTAssertEqual(all.status, 6, all.stderrText)
+        let message = all.stderrText
+        XCTAssertEqual(message.components(separatedBy: "logout incomplete").count, 2, message)
+        XCTAssertFalse(message.contains("rejected the credentials"), message)
+        for profile in ["work", "home"] {
+            for step in ["revokeRefreshToken", "revokeToken"] {
+                let named = "profile \(profile): \(step): the provider requires client authentication for revocation"
+                XCTAssertEqual(message.components(separatedBy: named).count, 2, "\(named) once in: \(message)")
+            }
+        }
+        XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 4, "everything local is removed")
+    }
+
+    /// A confidential client's secret comes from `--client-secret-fd` (never the command line):
+    /// the right one logs in, a wrong one is exit 4, and the secret is printed nowhere.
+    func testClientSecretFromADescriptor() async throws {
+        let secret = "coffer-confidential-secret"
+        for (given, expected) in [("not-the-secret", Int32(4)), (secret, 0)] {
+            let process = try ChildProcess.start(
+                CofferCLI.executable,
+                ["login", "--issuer", issuer, "--client-id", "coffer-confidential", "--client-secret-fd", "3", "--browser", "--no-open"],
+                environment: cli.environment, inputs: [0: Data(), 3: Data(given.utf8)])
+            let url = try XCTUnwrap(URL(string: try process.errorLines(1, timeout: .seconds(20))[0]))
+            let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
+            _ = try await BrowserPlayer(username: user.name, password: user.password).logIn(at: url, redirectURI: redirect)
+            let output = try process.wait(timeout: .seconds(30))
+            XCTAssertEqual(output.status, expected, output.stderrText)
+            XCTAssertFalse(output.stderrText.contains(given) || output.stdoutText.contains(given), "the secret was printed")
+        }
+        let token = try cli.run(["token"])
+        XCTAssertEqual(token.status, 0, "the confidential client refreshes with its stored secret: \(token.stderrText)")
+    }
+
+    /// `--timeout` bounds the wait for the browser's redirect: exit 75 when nobody comes back,
+    /// in about the time given; out of range is a usage error.
+    func testTimeoutBoundsTheWait() throws {
+        let started = ContinuousClock.now
+        let output = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--browser", "--no-open", "--timeout", "1"])
+        XCTAssertEqual(output.status, 75, output.stderrText)
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(20))
+        XCTAssertEqual(try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--timeout", "0"]).status, 64)
+    }
+
+    /// `--token-endpoint` (with `--device-endpoint` and `--jwks-uri`) logs in without fetching
+    /// the provider's discovery document.
+    func testExplicitEndpointsFetchNoDiscovery() throws {
+        let process = try login([
+            "--device", "--token-endpoint", backend.tokenEndpoint.absoluteString, "--device-endpoint",
+            backend.deviceAuthorizationEndpoint.absoluteString, "--jwks-uri", backend.jwksURL.absoluteString,
+        ])
+        let lines = try process.errorLines(2, timeout: .seconds(20))
+        XCTAssertTrue(backend.approveDeviceLogin(userCode: String(lines[1].dropFirst("user code: ".count)), as: user.name))
+        let output = try process.wait(timeout: .seconds(30))
+        XCTAssertEqual(output.status, 0, output.stderrText)
+        XCTAssertEqual(backend.statistics.discoveryRequests, 0, "no discovery document was fetched")
+        XCTAssertEqual(backend.statistics.metadataRequests, 1, "the JWKS, from --jwks-uri")
+        XCTAssertEqual(try cli.run(["token"]).status, 0)
     }
 
     /// Profiles keep logins apart, and `logout --all` ends every one of them.

@@ -7,26 +7,6 @@ import XCTest
 /// serves later commands with no credential, until it is locked, times out, or is rotated elsewhere.
 final class AgentCommandTests: CLITestCase {
     private let noCredential: [String: String?] = ["COFFER_PASSPHRASE": nil]
-    private var agent: ChildProcess?
-
-    override func tearDown() {
-        agent?.stop()
-        super.tearDown()
-    }
-
-    /// Runs `coffer agent start --foreground` as a child this test owns, and waits until it answers.
-    private func startAgent(_ extra: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws {
-        var environment = ProcessInfo.processInfo.environment.mapValues { Optional($0) }
-        environment["COFFER_AGENT_SOCKET"] = agentSocket.path
-        agent = try ChildProcess.start(BuiltProducts.executable("coffer").path, ["agent", "start", "--foreground"] + extra, environment: environment)
-        for _ in 0..<500 where try coffer(["agent", "status"]).status != 0 { usleep(10_000) }
-        XCTAssertEqual(try coffer(["agent", "status"]).status, 0, "the agent answers", file: file, line: line)
-    }
-
-    private func initVaultWithItem() throws {
-        try initVault()
-        XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("first".utf8)).status, 0)
-    }
 
     func testAnUnlockedPassphraseVaultServesGetSetListAndDeleteWithNoCredential() throws {
         try initVaultWithItem()
@@ -152,12 +132,18 @@ final class AgentCommandTests: CLITestCase {
             ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"],
             environment: ["COFFER_AGENT_SOCKET": socket, "HOME": "/nonexistent"])
         defer { agent.stop() }
-        var reply: AgentReply?
+        // A raw exchange: AgentClient itself would refuse this agent (another uid) before sending.
+        var reply: AgentMessage?
         for _ in 0..<500 where reply == nil {
-            reply = try? AgentClient(path: socket, timeout: .seconds(5)).send(.ping)
+            if let descriptor = try? AgentSocket.connect(path: socket) {
+                if AgentSocket.write(AgentRequest.ping.message, to: descriptor) { reply = AgentSocket.read(from: descriptor) }
+                close(descriptor)
+            }
             if reply == nil { usleep(10_000) }
         }
-        guard case .failure(let error)? = reply else { return XCTFail("root was served: \(String(describing: reply))") }
+        guard case .failure(let error)? = try reply.map({ try AgentReply($0, to: .ping) }) else {
+            return XCTFail("root was served: \(String(describing: reply))")
+        }
         XCTAssertEqual(error, .invalidArgument(reason: "this agent serves only its own user"))
         var info = stat()
         XCTAssertEqual(stat("/proc/\(agent.pid)/environ", &info), 0)
@@ -180,19 +166,56 @@ final class AgentCommandTests: CLITestCase {
     }
 
     /// Without $COFFER_AGENT_SOCKET the socket is $XDG_RUNTIME_DIR/coffer/agent.sock, in a
-    /// folder created 0700, else /tmp/coffer-<uid>/agent.sock.
+    /// folder created 0700, else coffer/run/agent.sock in $XDG_STATE_HOME or ~/.local/state
+    /// (before: /tmp/coffer-<uid>/agent.sock). A path too long for a Unix socket is a clear error.
     func testTheDefaultSocketPath() throws {
         let runtime = folder.file("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false)
         chmod(runtime.path, 0o700)
+        let home = folder.file("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: false)
+        func status(_ environment: [String: String?]) throws -> ChildProcess.Output {
+            try coffer(["agent", "status", "--json"], environment: environment.merging(["COFFER_AGENT_SOCKET": nil, "HOME": home.path]) { $1 })
+        }
         func socket(_ environment: [String: String?]) throws -> String? {
-            let status = try coffer(["agent", "status", "--json"], environment: environment.merging(["COFFER_AGENT_SOCKET": nil]) { $1 })
-            return (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["socket"] as? String
+            (try JSONSerialization.jsonObject(with: try status(environment).stdout) as? [String: Any])?["socket"] as? String
         }
         XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": runtime.path]), runtime.path + "/coffer/agent.sock")
         let mode = try FileManager.default.attributesOfItem(atPath: runtime.path + "/coffer")[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o700)
-        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil]), "/tmp/coffer-\(getuid())/agent.sock")
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil, "XDG_STATE_HOME": nil]), home.path + "/.local/state/coffer/run/agent.sock")
+        let state = folder.file("state").path
+        XCTAssertEqual(try socket(["XDG_RUNTIME_DIR": nil, "XDG_STATE_HOME": state]), state + "/coffer/run/agent.sock")
+
+        let long = folder.file(String(repeating: "r", count: 100))
+        try FileManager.default.createDirectory(at: long, withIntermediateDirectories: false)
+        chmod(long.path, 0o700)
+        let socketPath = long.path + "/coffer/agent.sock"
+        assertFailure(try status(["XDG_RUNTIME_DIR": long.path]), status: 64, message: """
+            invalid argument: the agent's socket path \(socketPath) is \(socketPath.utf8.count) bytes, and a Unix socket's is at most 107: \
+            set $COFFER_AGENT_SOCKET (or $XDG_RUNTIME_DIR) to a shorter one
+            """)
+    }
+
+    /// The agent keeps no passphrase from the shell that started it: the detached agent is
+    /// started without $COFFER_PASSPHRASE, and a foreground one removes it and zeroes its text,
+    /// so /proc/<pid>/environ shows it in neither. Before, both showed it.
+    func testTheAgentKeepsNoPassphraseInItsEnvironment() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root, to read a non-dumpable process's /proc/<pid>/environ") }
+        // Both started with COFFER_PASSPHRASE set, as every command here is (CLITestCase).
+        let detachedSocket: [String: String?] = ["COFFER_AGENT_SOCKET": folder.file("detached.sock").path]
+        let started = try coffer(["agent", "start"], environment: detachedSocket)
+        XCTAssertEqual(started.status, 0, started.stderrText)
+        defer { _ = try? coffer(["agent", "stop"], environment: detachedSocket) }
+        let detached = try XCTUnwrap(started.stdoutText.firstMatch(of: /pid (\d+)/).flatMap { Int32($0.1) })
+        try startAgent()
+        let foreground = try XCTUnwrap(agent?.pid)
+        for pid in [detached, foreground] {
+            let environ = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+            XCTAssertNotNil(environ.range(of: Data("COFFER_VAULT=".utf8)), "the environment was read")
+            XCTAssertNil(environ.range(of: Data("COFFER_PASSPHRASE".utf8)), "pid \(pid)")
+            XCTAssertNil(environ.range(of: Data(passphrase.utf8)), "pid \(pid)")
+        }
     }
 
     /// A stopped (SIGSTOP) agent is given up on within seconds: the command notes it and

@@ -54,6 +54,34 @@ final class ForwardedCommandTests: CLITestCase {
         XCTAssertEqual(run.stderrText, "coffer: cannot run \(alone.path)/coffer-auth: No such file or directory (it is installed beside coffer)\n")
     }
 
+    /// When coffer cannot read its own path (/proc/self/exe), it says so (exit 69) and runs
+    /// nothing: before, it ran ./coffer-auth from the working folder, which could be anyone's.
+    /// The link is made unreadable honestly: coffer runs from a folder deeper than PATH_MAX
+    /// (4096 bytes), whose path the kernel cannot give, with a stand-in coffer-auth beside it.
+    func testAnUnreadableOwnPathIsAClearErrorAndNothingRunsFromTheWorkingFolder() throws {
+        let levels = (0..<18).map { String(repeating: "\($0 % 10)", count: 250) }
+        let marker = folder.file("stand-in-ran").path
+        let top = folder.file(levels[0]).path
+        defer { _ = try? ChildProcess.run("/bin/rm", ["-rf", top]) }
+        let script = """
+            set -e
+            cd "$ROOT" && mkdir -p "$UPPER" && cd -P "$UPPER" && mkdir -p "$LOWER" && cd -P "$LOWER"
+            mkdir bin && { ln "$COFFER" bin/coffer 2>/dev/null || cp "$COFFER" bin/coffer; }
+            printf '#!/bin/sh\ntouch "%s"\n' "$MARKER" > coffer-auth && chmod 755 coffer-auth
+            exec bin/coffer status
+            """
+        let run = try ChildProcess.run("/bin/sh", ["-c", script], environment: [
+            "ROOT": folder.url.path, "UPPER": levels[..<9].joined(separator: "/"), "LOWER": levels[9...].joined(separator: "/"),
+            "COFFER": BuiltProducts.executable("coffer").path, "MARKER": marker,
+        ])
+        XCTAssertEqual(run.stderrText, """
+            coffer: cannot find the folder coffer runs from (/proc/self/exe: File name too long), where coffer-auth and coffer-dev-backend are
+
+            """)
+        XCTAssertEqual(run.status, 69)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the working folder's coffer-auth did not run")
+    }
+
     /// The point of the split: coffer carries no SwiftNIO, Hummingbird, HTTP client or JWT code.
     func testCofferLinksNoNetworking() throws {
         let binary = try Data(contentsOf: BuiltProducts.executable("coffer"))

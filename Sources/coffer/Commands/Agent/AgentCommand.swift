@@ -14,7 +14,8 @@ struct AgentCommand: ParsableCommand {
             `coffer unlock` hands the agent a vault once; later commands use it with no credential. \
             The agent performs the vault operations itself: the vault key never leaves its process. \
             It serves only its own user, on $COFFER_AGENT_SOCKET, else $XDG_RUNTIME_DIR/coffer/agent.sock, \
-            else /tmp/coffer-<uid>/agent.sock. No command starts it for you. docs/agent.md has the protocol.
+            else $XDG_STATE_HOME/coffer/run/agent.sock (~/.local/state/coffer/run/agent.sock). \
+            No command starts it for you. docs/agent.md has the protocol.
             """,
         subcommands: [Start.self, Stop.self, AgentStatus.self])
 
@@ -85,12 +86,11 @@ struct AgentCommand: ParsableCommand {
             if let prompter { arguments += ["--prompter", prompter] }
             let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            var environment = ProcessInfo.processInfo.environment
-            environment[StartupReport.variable] = "\(StartupReport.descriptor)"
-            let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-            defer { envp.forEach { free($0) } }
+            let inherited = SecretVariables.environmentWithout().filter { !$0.hasPrefix(StartupReport.variable + "=") }
+            let environment = (inherited + ["\(StartupReport.variable)=\(StartupReport.descriptor)"]).map { strdup($0) } + [nil]
+            defer { environment.forEach { free($0) } }
             var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
             close(report[1])
             guard spawned == 0 else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
@@ -112,35 +112,48 @@ struct AgentCommand: ParsableCommand {
         }
 
         /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
-        /// `--secret-service`, the Secret Service too, on the same held vaults. The name is taken
-        /// first: when it cannot be, the agent does not start.
+        /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
+        /// cannot be taken, the agent does not start.
         private func serve(path: String) throws {
+            SecretVariables.scrub()
+            OpenFileLimit.raiseToHardLimit()
             let environment = ProcessInfo.processInfo.environment
             let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
-            let vaults = HeldVaults(idleTimeout: TimeInterval(idleTimeout.duration.components.seconds))
-            var provider: SecretServiceProvider?
-            if secretService {
-                let configuration = SecretServiceProvider.Configuration(
-                    loginVault: try root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
-                let started = SecretServiceProvider(configuration: configuration, keeper: vaults) {
-                    Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
-                }
-                do throws(ProviderStartError) {
-                    try started.start()
-                } catch {
-                    StartupReport.write("\(error)")
-                    throw CLIError(message: "\(error)", exitStatus: 69)
-                }
-                provider = started
-            }
-            StartupReport.close()
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = AgentServer(listener: listener, idleTimeout: idleTimeout.duration, vaults: vaults)
+            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            var provider: SecretServiceProvider?
+            if secretService {
+                do {
+                    provider = try startSecretService(serving: server.handler.vaults)
+                } catch {
+                    close(listener)
+                    if !activated { unlink(path) }
+                    throw error
+                }
+            }
+            StartupReport.close()
             AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
             server.run()
             provider?.stop()
             if !activated { unlink(path) }
+        }
+
+        /// The Secret Service on the agent's own held vaults. When it cannot start (the name
+        /// taken), the agent does not start either, and says why (on the startup report too).
+        private func startSecretService(serving vaults: HeldVaults) throws -> SecretServiceProvider {
+            let configuration = SecretServiceProvider.Configuration(
+                loginVault: try root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
+            let provider = SecretServiceProvider(configuration: configuration, keeper: vaults) {
+                Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
+            }
+            do throws(ProviderStartError) {
+                try provider.start()
+            } catch {
+                StartupReport.write("\(error)")
+                throw CLIError(message: "\(error)", exitStatus: 69)
+            }
+            return provider
         }
     }
 
@@ -154,7 +167,7 @@ struct AgentCommand: ParsableCommand {
             } catch .noAgent, .stale {
                 throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
             } catch {
-                throw CLIError(message: "\(error)", exitStatus: 69)
+                throw CLIError(error)
             }
             // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
             // the next command finds no agent rather than one on its way out.
@@ -213,6 +226,18 @@ struct AgentCommand: ParsableCommand {
             let pid: Int32?
             let socket: String
             let vaults: [Vault]
+        }
+    }
+}
+
+extension CLIError {
+    /// An agent that cannot be reached: 77 when what answers is not this user's agent (nothing
+    /// was sent to it), else 69.
+    init(_ unreachable: AgentSocket.Unreachable) {
+        if case .untrusted = unreachable {
+            self.init(message: "\(unreachable)", exitStatus: 77)
+        } else {
+            self.init(message: "\(unreachable)", exitStatus: 69)
         }
     }
 }

@@ -22,17 +22,14 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
 
     var vaultOptions: VaultOptions? { root.vault }
 
+    /// Connects once, after the credential is read: no connection waits on the prompt, and the
+    /// agent's identity is checked just before the credential goes to it.
     func run() throws {
         guard lifetime.seconds <= Int(AgentRequest.maxLifetime) else { throw CLIError.usage("--for takes at most 7 days") }
         let path = try VaultPaths.real(try root.vault.url())
-        let client = AgentClient(path: try AgentCommand.socketPath())
-        do throws(AgentSocket.Unreachable) {
-            _ = try client.send(.ping)
-        } catch .noAgent, .stale {
-            throw CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: 69)
-        } catch {
-            throw CLIError(message: "\(error)", exitStatus: 69)
-        }
+        let socket = try AgentCommand.socketPath()
+        let noAgent = CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: 69)
+        guard FileSecurityProbe.exists(socket) else { throw noAgent }
         let credential: AgentCredential
         if let keyFile = root.vault.keyFileURL {
             credential = .keyFile(try VaultPaths.real(keyFile))
@@ -42,8 +39,12 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
             credential = .passphrase(bytes)
         }
         let reply: AgentReply
-        do { reply = try client.send(.unlock(vault: path, credential: credential, lifetime: UInt32(lifetime.seconds))) } catch {
-            throw CLIError(message: "\(error)", exitStatus: 69)
+        do throws(AgentSocket.Unreachable) {
+            reply = try AgentClient(path: socket).send(.unlock(vault: path, credential: credential, lifetime: UInt32(lifetime.seconds)))
+        } catch .noAgent, .stale {
+            throw noAgent
+        } catch {
+            throw CLIError(error)
         }
         if case .failure(let error) = reply { throw error }
         let until = Date().addingTimeInterval(TimeInterval(lifetime.seconds))
@@ -70,7 +71,7 @@ struct LockCommand: ParsableCommand, ReadsDescriptors {
         } catch .noAgent, .stale {
             return try StandardStreams.printLine("no agent runs; nothing to lock")
         } catch {
-            throw CLIError(message: "\(error)", exitStatus: 69)
+            throw CLIError(error)
         }
         try StandardStreams.printLine(all ? "the agent holds no vault now" : "the agent no longer holds \(TerminalText.escaped(path ?? ""))")
     }

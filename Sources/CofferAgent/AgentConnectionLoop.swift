@@ -1,0 +1,212 @@
+import Coffer
+import Glibc
+
+/// The agent's connections, all on one thread with non-blocking sockets and `poll`: it accepts,
+/// reads each request as its bytes come, hands whole requests to the workers, and writes their
+/// replies. A connection that is slow, silent or one of thousands holds up no other: each has a
+/// deadline for its request, an idle timeout and a slot under ``AgentServerLimits/maxConnections``.
+final class AgentConnectionLoop {
+    private let listener: Int32
+    private let limits: AgentServerLimits
+    private let capacity: Int
+    private let wakeup: AgentLoopWakeup
+    /// Hands a whole request to the workers; its reply comes back through `wakeup`.
+    private let dispatch: (UInt64, AgentRequest) -> Void
+    /// Runs about once a second (the vaults' timeouts).
+    private let housekeeping: () -> Void
+    private var connections: [UInt64: AgentConnection] = [:]
+    private var nextID: UInt64 = 0
+    /// Out of descriptors with no idle connection to close: accepting waits until then.
+    private var acceptPausedUntil: ContinuousClock.Instant?
+
+    /// Descriptors kept back from the connections: vault files, the workers' and the process's own.
+    private static let reservedDescriptors = 64
+    private static let housekeepingInterval = Duration.seconds(1)
+
+    init(
+        listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup,
+        dispatch: @escaping (UInt64, AgentRequest) -> Void, housekeeping: @escaping () -> Void
+    ) {
+        self.listener = listener
+        self.limits = limits
+        self.wakeup = wakeup
+        self.dispatch = dispatch
+        self.housekeeping = housekeeping
+        var files = rlimit()
+        let openFiles = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 ? Int(clamping: files.rlim_cur) : 1024
+        capacity = max(1, min(limits.maxConnections, openFiles - Self.reservedDescriptors))
+    }
+
+    /// Serves until ``AgentLoopWakeup/requestStop()``; then writes the replies that are ready
+    /// (the `stop` request's among them) as far as their sockets take them at once, and closes
+    /// every connection.
+    func run() {
+        var lastHousekeeping = ContinuousClock.now
+        while !wakeup.isStopping {
+            var polled = [pollfd(fd: wakeup.descriptor, events: Int16(POLLIN), revents: 0)]
+            let accepting = acceptPausedUntil.map { ContinuousClock.now >= $0 } ?? true
+            if accepting { acceptPausedUntil = nil }
+            polled.append(pollfd(fd: accepting ? listener : -1, events: Int16(POLLIN), revents: 0))
+            var polledIDs: [UInt64] = []
+            for connection in connections.values {
+                switch connection.state {
+                case .reading: polled.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+                case .writing: polled.append(pollfd(fd: connection.descriptor, events: Int16(POLLOUT), revents: 0))
+                case .working: continue
+                }
+                polledIDs.append(connection.id)
+            }
+            _ = poll(&polled, nfds_t(polled.count), milliseconds(until: nextEvent(after: lastHousekeeping)))
+            if polled[0].revents != 0 { wakeup.drain() }
+            deliverReplies()
+            for (index, id) in polledIDs.enumerated() where polled[index + 2].revents != 0 {
+                if let connection = connections[id] { serve(connection) }
+            }
+            if polled[1].revents != 0 { acceptWaiting() }
+            let now = ContinuousClock.now
+            enforceDeadlines(at: now)
+            if now - lastHousekeeping >= Self.housekeepingInterval {
+                housekeeping()
+                lastHousekeeping = now
+            }
+        }
+        deliverReplies()
+        connections.removeAll()
+    }
+
+    // MARK: - Connections
+
+    private func acceptWaiting() {
+        // A bounded batch, so that a flood of connections cannot starve the ones already accepted.
+        for _ in 0..<64 {
+            let descriptor = accept(listener, nil, nil)
+            guard descriptor >= 0, AgentSocket.makeNonBlocking(descriptor) else {
+                if errno == EINTR { continue }
+                if errno == EMFILE || errno == ENFILE, !closeOldestIdle() {
+                    acceptPausedUntil = .now + .milliseconds(100)
+                }
+                return
+            }
+            let connection = AgentConnection(id: nextID, descriptor: descriptor, at: .now)
+            nextID += 1
+            guard AgentSocket.peerUID(descriptor) == geteuid() else {
+                dismiss(connection, .invalidArgument(reason: "this agent serves only its own user"))
+                continue
+            }
+            guard connections.count < capacity || closeOldestIdle() else {
+                dismiss(connection, .storageUnavailable(reason: "the agent is busy: all \(capacity) connections are serving requests; try again"))
+                continue
+            }
+            connections[connection.id] = connection
+        }
+    }
+
+    /// Reads from a connection that is receiving its request, or writes to one that is replying.
+    private func serve(_ connection: AgentConnection) {
+        switch connection.state {
+        case .reading:
+            let (progress, received) = connection.request.read(from: connection.descriptor)
+            if received { connection.lastHeard = .now }
+            switch progress {
+            case .incomplete: break
+            case .closed: connections[connection.id] = nil
+            case .refused(let reason): reply(to: connection, .failure(.invalidArgument(reason: reason)))
+            case .complete: start(connection)
+            }
+        case .writing(let frame, _):
+            if case .pending = frame.write(to: connection.descriptor) { return }
+            connections[connection.id] = nil
+        case .working:
+            break
+        }
+    }
+
+    /// Hands a connection's whole request to the workers, or answers a malformed one at once.
+    private func start(_ connection: AgentConnection) {
+        defer { connection.request.wipe() }
+        guard let message = connection.request.message() else {
+            return reply(to: connection, .failure(.invalidArgument(reason: "a malformed request")))
+        }
+        let request: AgentRequest
+        do {
+            request = try AgentRequest(message)
+        } catch {
+            return reply(to: connection, .failure(.invalidArgument(reason: "a request that breaks the protocol: \(error)")))
+        }
+        connection.state = .working
+        dispatch(connection.id, request)
+    }
+
+    private func deliverReplies() {
+        for (id, frame) in wakeup.takeReplies() {
+            guard let connection = connections[id] else { continue }
+            send(frame, to: connection)
+        }
+    }
+
+    private func reply(to connection: AgentConnection, _ reply: AgentReply) {
+        send(OutgoingFrame(reply.message), to: connection)
+    }
+
+    private func send(_ frame: OutgoingFrame, to connection: AgentConnection) {
+        switch frame.write(to: connection.descriptor) {
+        case .pending: connection.state = .writing(frame, deadline: .now + limits.replyDeadline)
+        case .sent, .failed: connections[connection.id] = nil
+        }
+    }
+
+    /// Answers a connection it will not serve with one attempt at writing `error` (a new
+    /// connection's socket buffer is empty, so it fits), and closes it.
+    private func dismiss(_ connection: AgentConnection, _ error: CofferError) {
+        _ = OutgoingFrame(AgentReply.failure(error).message).write(to: connection.descriptor)
+        connections[connection.id] = nil
+    }
+
+    /// Closes the oldest connection still sending its request, to make room; `false` when every
+    /// connection is being served.
+    private func closeOldestIdle() -> Bool {
+        guard let oldest = connections.values.filter(\.isIdle).min(by: { $0.id < $1.id }) else { return false }
+        dismiss(oldest, .storageUnavailable(reason: "the agent closed this idle connection to make room for a new one"))
+        return true
+    }
+
+    // MARK: - Time
+
+    private func enforceDeadlines(at now: ContinuousClock.Instant) {
+        for connection in Array(connections.values) {
+            switch connection.state {
+            case .reading:
+                if now >= connection.acceptedAt + limits.requestDeadline {
+                    dismiss(connection, .invalidArgument(reason: "the request did not arrive within \(limits.requestDeadline)"))
+                } else if now >= connection.lastHeard + limits.idleTimeout {
+                    dismiss(connection, .invalidArgument(reason: "the connection sent nothing for \(limits.idleTimeout)"))
+                }
+            case .writing(_, let deadline):
+                if now >= deadline { connections[connection.id] = nil }
+            case .working:
+                break
+            }
+        }
+    }
+
+    /// The next moment a deadline, the housekeeping or a paused accept needs the loop.
+    private func nextEvent(after lastHousekeeping: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        var next = lastHousekeeping + Self.housekeepingInterval
+        if let acceptPausedUntil { next = min(next, acceptPausedUntil) }
+        for connection in connections.values {
+            switch connection.state {
+            case .reading: next = min(next, connection.acceptedAt + limits.requestDeadline, connection.lastHeard + limits.idleTimeout)
+            case .writing(_, let deadline): next = min(next, deadline)
+            case .working: continue
+            }
+        }
+        return next
+    }
+
+    private func milliseconds(until instant: ContinuousClock.Instant) -> Int32 {
+        let wait = instant - .now
+        guard wait > .zero else { return 0 }
+        let (seconds, attoseconds) = wait.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}

@@ -1,0 +1,61 @@
+import Coffer
+import Glibc
+
+/// How the workers and ``AgentServer/stop()`` reach the connection loop while it sleeps in
+/// `poll`: replies waiting to be written, a stop request, and a pipe whose read end the loop
+/// polls, so either wakes it at once.
+final class AgentLoopWakeup: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let replies = Locked<[(connection: UInt64, frame: OutgoingFrame)]>([])
+    private let stopping = Locked(false)
+
+    init() throws(CofferError) {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { throw .storageUnavailable(reason: "pipe: \(AgentSocket.describe(errno))") }
+        for end in ends { _ = AgentSocket.makeNonBlocking(end) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
+
+    /// What the loop polls.
+    var descriptor: Int32 { readEnd }
+
+    /// Hands the loop the reply frame for `connection`.
+    func post(_ frame: OutgoingFrame, for connection: UInt64) {
+        replies.withLock { $0.append((connection, frame)) }
+        wake()
+    }
+
+    /// The replies posted since the last call, in order.
+    func takeReplies() -> [(connection: UInt64, frame: OutgoingFrame)] {
+        replies.withLock { replies in
+            defer { replies = [] }
+            return replies
+        }
+    }
+
+    func requestStop() {
+        stopping.withLock { $0 = true }
+        wake()
+    }
+
+    var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// Empties the pipe after a wake.
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    private func wake() {
+        // A full pipe is awake already.
+        var byte: UInt8 = 1
+        _ = write(writeEnd, &byte, 1)
+    }
+}

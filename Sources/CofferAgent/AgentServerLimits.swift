@@ -1,0 +1,30 @@
+/// The bounds the agent serves within (docs/agent.md, section 6), so that no client, however slow
+/// or however many, holds up another's request or exhausts the agent.
+package struct AgentServerLimits: Sendable {
+    /// How long a connection has, from its accept, to send its whole request.
+    package var requestDeadline: Duration
+    /// How long a connection may send nothing while its request is incomplete.
+    package var idleTimeout: Duration
+    /// How long a client has to read its reply.
+    package var replyDeadline: Duration
+    /// The most connections open at once. Beyond it the oldest idle connection (one still sending
+    /// its request) is closed to make room; when none is idle, the new one is refused with a reply
+    /// saying so. Never more than the open-file limit allows, less a reserve for vault files.
+    package var maxConnections: Int
+    /// Threads that answer every request but `unlock`.
+    package var workers: Int
+    /// Threads that run unlocks (Argon2id, up to seconds each), so that they hold up nothing else.
+    package var unlockWorkers: Int
+
+    package init(
+        requestDeadline: Duration = .seconds(10), idleTimeout: Duration = .seconds(5), replyDeadline: Duration = .seconds(10),
+        maxConnections: Int = 256, workers: Int = 2, unlockWorkers: Int = 1
+    ) {
+        self.requestDeadline = requestDeadline
+        self.idleTimeout = idleTimeout
+        self.replyDeadline = replyDeadline
+        self.maxConnections = max(1, maxConnections)
+        self.workers = max(1, workers)
+        self.unlockWorkers = max(1, unlockWorkers)
+    }
+}

@@ -1,0 +1,34 @@
+import Glibc
+
+/// The environment variables that carry secrets (a passphrase), which the agent must not keep:
+/// it unlocks vaults with what `unlock` sends, and it outlives the shell that started it.
+enum SecretVariables {
+    static let names = ["COFFER_PASSPHRASE", "COFFER_NEW_PASSPHRASE"]
+
+    /// This process's environment without them, for a process it starts.
+    static func environmentWithout() -> [String] {
+        entries().filter { !isSecret($0) }.map { String(cString: $0) }
+    }
+
+    /// Removes them from this process's environment, and zeroes their text where it lies, so that
+    /// `/proc/<pid>/environ` (the environment as the process started with it) no longer shows it.
+    static func scrub() {
+        let secret = entries().filter(isSecret)
+        for name in names { unsetenv(name) }
+        for text in secret { memset(text, 0, strlen(text)) }
+    }
+
+    private static func entries() -> [UnsafeMutablePointer<CChar>] {
+        guard var entry = Optional(environ) else { return [] }
+        var entries: [UnsafeMutablePointer<CChar>] = []
+        while let text = entry.pointee {
+            entries.append(text)
+            entry += 1
+        }
+        return entries
+    }
+
+    private static func isSecret(_ text: UnsafeMutablePointer<CChar>) -> Bool {
+        names.contains { strncmp(text, $0 + "=", $0.utf8.count + 1) == 0 }
+    }
+}
