@@ -50,24 +50,7 @@ extension Vault {
     /// The live item whose row key is `rowKey`, or `nil` when there is none (or it expired, and
     /// is purged). Throws ``CofferError/integrityFailure`` when its record fails authentication.
     package func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
-        let now = configuration.now()
-        return try withUnlockedKeys { connection, keys throws(CofferError) -> Item? in
-            guard let sealed = try Self.record(at: rowKey, connection) else {
-                try Self.verifyKeyCheck(connection, keys)
-                return nil
-            }
-            guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else {
-                try Self.verifyKeyCheck(connection, keys)
-                throw .integrityFailure
-            }
-            defer { wipe(&plaintext) }
-            let decoded = try checkedDecode(plaintext, rowKey: rowKey, keys)
-            guard !decoded.attributes.isExpired(at: now) else {
-                try Self.purge(rowKey, sealed, connection)
-                return nil
-            }
-            return Item(attributes: decoded.attributes, secret: Data(decoded.secret))
-        }
+        try readLive({ _ in rowKey }) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// When the vault was created (the `vault` table's `created_at`). Works while locked.
@@ -85,9 +68,7 @@ extension Vault {
     /// Sets an item, as ``set(_:for:options:)`` does, and returns its row key.
     @discardableResult
     package func store(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) -> [UInt8] {
-        try id.validate()
-        try options.validate(for: id.itemClass)
-        try Limits.checkSecret(size: secret.count)
+        try Self.check(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
@@ -102,9 +83,7 @@ extension Vault {
     /// Returns the new row key; throws ``CofferError/itemNotFound`` when `old` holds no live
     /// item any more.
     package func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
-        try id.validate()
-        try options.validate(for: id.itemClass)
-        try Limits.checkSecret(size: secret.count)
+        try Self.check(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in

@@ -10,11 +10,7 @@ extension Vault: CredentialStore {
     /// Sets many items in one transaction: all of them or none. For benchmarks and imports.
     @_spi(Benchmarks)
     public func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)]) throws(CofferError) {
-        for entry in entries {
-            try entry.id.validate()
-            try entry.options.validate(for: entry.id.itemClass)
-            try Limits.checkSecret(size: entry.secret.count)
-        }
+        for entry in entries { try Self.check(entry.secret, for: entry.id, options: entry.options) }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
@@ -24,6 +20,13 @@ extension Vault: CredentialStore {
                 }
             }
         }
+    }
+
+    /// Checks an item about to be set against ``Limits`` and its class, before anything is written.
+    static func check(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        try id.validate()
+        try options.validate(for: id.itemClass)
+        try Limits.checkSecret(size: secret.count)
     }
 
     /// Writes one item and its attribute index rows inside the caller's write transaction (after
@@ -61,19 +64,22 @@ extension Vault: CredentialStore {
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive(id) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive({ $0.rowKey(for: id) }) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive(id) { decoded in Data(decoded.secret) }
+        try readLive({ $0.rowKey(for: id) }) { decoded in Data(decoded.secret) }
     }
 
-    /// Reads, authenticates and strictly decodes the record of `id`, purging it when expired.
-    private func readLive<R: Sendable>(_ id: ItemID, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
+    /// Reads, authenticates and strictly decodes the record at the row key `rowKey` gives under
+    /// the current keys, purging it when expired.
+    func readLive<R: Sendable>(
+        _ rowKey: (VaultKeys) -> [UInt8], _ result: (ItemRecord.Decoded) -> R
+    ) throws(CofferError) -> R? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
-            guard var opened = try openRecord(for: id, connection, keys) else { return nil }
+            guard var opened = try openRecord(atRowKey: rowKey(keys), connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
             let decoded = try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys)
             guard !decoded.attributes.isExpired(at: now) else {
@@ -165,8 +171,7 @@ extension Vault: CredentialStore {
 
     /// Reads and authenticates an item's record. `nil` means absent, and is returned only
     /// after confirming the keys are current: a miss under stale keys is not "absent".
-    func openRecord(for id: ItemID, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
-        let rowKey = keys.rowKey(for: id)
+    func openRecord(atRowKey rowKey: [UInt8], _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
         guard let sealed = try Self.record(at: rowKey, connection) else {
             try Self.verifyKeyCheck(connection, keys)
             return nil
