@@ -43,7 +43,8 @@ final class SecretServiceAgentTests: CLITestCase {
     }
 
     /// Another owner of the name, here gnome-keyring as a desktop runs it: the agent refuses to
-    /// start, saying who owns the name and how to take it over, and leaves no agent behind.
+    /// start, saying who owns the name and how to take it over, and leaves no agent behind; with
+    /// `--replace` too, since gnome-keyring does not let its name be replaced.
     func testANameTakenIsRefusedClearly() throws {
         let bus = try PrivateBus()
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-keyring-daemon") else {
@@ -60,6 +61,12 @@ final class SecretServiceAgentTests: CLITestCase {
         let foreground = try coffer(["agent", "start", "--foreground", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(foreground.status, 69, foreground.stderrText)
         XCTAssertTrue(foreground.stderrText.contains("already owns org.freedesktop.secrets"), foreground.stderrText)
+
+        // gnome-keyring does not let its name be replaced: --replace says so.
+        let replace = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(replace.status, 69, replace.stderrText)
+        XCTAssertTrue(replace.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), replace.stderrText)
+        XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), "gnome-keyring keeps the name")
     }
 
     /// `--replace` takes the name from an owner that allows it (another Coffer agent, which
