@@ -35,6 +35,13 @@ final class CollectionRegistry {
     private var seenHeld: [String: ServedCollection] = [:]
     /// Created collections that `Lock` locked while the login collection stays unlocked.
     private var lockedCreated: Set<String> = []
+    /// When ``created`` was last read from the login collection. Created collections change
+    /// through this registry, which updates it; rereading at most every few seconds keeps a
+    /// search from costing a search of the login collection's keys too.
+    private var createdReadAt: ContinuousClock.Instant?
+    static let createdRereadAfter = Duration.seconds(5)
+    /// The login vault's real path, once it exists (it does not move while the agent runs).
+    private var resolvedLoginPath: String?
 
     init(loginVault: URL, keeper: any VaultKeeper, lifetime: Double) {
         self.loginURL = loginVault.standardizedFileURL
@@ -43,7 +50,12 @@ final class CollectionRegistry {
     }
 
     /// The login vault's path as the agent names it: its real path once it exists.
-    var loginPath: String { Self.realPath(loginURL.path) }
+    var loginPath: String {
+        if let resolvedLoginPath { return resolvedLoginPath }
+        guard let resolved = Self.existingRealPath(loginURL.path) else { return loginURL.path }
+        resolvedLoginPath = resolved
+        return resolved
+    }
 
     var login: ServedCollection {
         ServedCollection(name: Self.loginName, vaultPath: loginPath, label: Self.loginLabel, kind: .login)
@@ -229,8 +241,10 @@ final class CollectionRegistry {
     private func keyItem(_ name: String) -> ItemID { .genericPassword(service: Self.keyService, account: name) }
     private func aliasItem(_ alias: String) -> ItemID { .genericPassword(service: Self.aliasService, account: alias) }
 
-    /// Reads the created collections from the login collection, while it is unlocked.
+    /// Reads the created collections from the login collection, while it is unlocked, at most
+    /// every ``createdRereadAfter``.
     private func refreshCreated() {
+        if let createdReadAt, ContinuousClock.now - createdReadAt < Self.createdRereadAfter { return }
         guard let login = keeper.vault(at: loginPath),
               let items = try? login.storedItems(withAttributes: [AttributeName.service: Self.keyService])
         else { return }
@@ -241,6 +255,7 @@ final class CollectionRegistry {
             found[name] = ServedCollection(name: name, vaultPath: path, label: item.attributes.label ?? name, kind: .created)
         }
         created = found
+        createdReadAt = .now
     }
 
     /// Notes every other vault the agent holds, named after its file.
@@ -261,7 +276,11 @@ final class CollectionRegistry {
 
     /// The real path of `path` when it exists (as the agent names vaults), else `path`.
     static func realPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+        existingRealPath(path) ?? path
+    }
+
+    private static func existingRealPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
     }

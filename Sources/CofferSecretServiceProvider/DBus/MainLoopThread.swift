@@ -73,6 +73,19 @@ final class MainLoopThread<Resident: AnyObject>: @unchecked Sendable {
         }, job, { userData in Unmanaged<LoopJob>.fromOpaque(userData!).release() })
     }
 
+    /// Runs `body` on the loop thread once what it is dispatching now is done (an idle source).
+    /// Call it on the loop thread.
+    func whenIdle(_ body: @escaping () -> Void) {
+        let source = g_idle_source_new()
+        let job = Unmanaged.passRetained(LoopJob(body)).toOpaque()
+        g_source_set_callback(source, { userData in
+            Unmanaged<LoopJob>.fromOpaque(userData!).takeUnretainedValue().run()
+            return 0  // G_SOURCE_REMOVE
+        }, job, { userData in Unmanaged<LoopJob>.fromOpaque(userData!).release() })
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
     /// Ends the loop; the teardown runs on the loop thread. Waits until it has. Queued on the
     /// loop, so a quit right after ``start(name:setUp:tearDown:)`` is never lost.
     func quit() {

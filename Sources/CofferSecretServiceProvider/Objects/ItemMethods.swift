@@ -36,9 +36,7 @@ extension SecretServiceObjects {
             let collection = try owningCollection(of: path)
             if registry.isLocked(collection) { return .boolean(true) }
         }
-        var found = try item(at: path)
-        found.item.secret.wipe()
-        let attributes = found.item.attributes
+        let attributes = try propertyAttributes(at: path)
         switch name {
         case "Locked": return .boolean(false)
         case "Attributes": return .stringMap(attributes.indexedAttributes)
@@ -84,6 +82,19 @@ extension SecretServiceObjects {
             throw .accessDenied("the property \(name) is read-only")
         }
         propertiesChanged(of: .item, at: path, invalidating: [name, "Modified"])
+    }
+
+    /// The attributes of the item at `path`, read once for all the properties of one `GetAll`.
+    private func propertyAttributes(at path: String) throws(DBusError) -> ItemAttributes {
+        if let propertyItem, propertyItem.path == path {
+            guard !registry.isLocked(try owningCollection(of: path)) else { throw .isLocked() }
+            return propertyItem.attributes
+        }
+        var found = try item(at: path)
+        found.item.secret.wipe()
+        propertyItem = (path, found.item.attributes)
+        loop.whenIdle { [weak self] in self?.propertyItem = nil }
+        return found.item.attributes
     }
 
     /// Stores the item again in its own row with a new secret or new options.

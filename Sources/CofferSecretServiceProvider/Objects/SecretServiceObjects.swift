@@ -14,6 +14,9 @@ final class SecretServiceObjects: ObjectTree {
     private(set) var export: ObjectExport!
     var sessions = SessionTable()
     var prompts = PromptTable()
+    /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
+    /// read of the record answers them all. Dropped when the loop goes idle and on every write.
+    var propertyItem: (path: String, attributes: ItemAttributes)?
     /// Where prompt completions come back to (this object, on the loop thread).
     let loop: MainLoopThread<SecretServiceObjects>
 
@@ -165,6 +168,7 @@ final class SecretServiceObjects: ObjectTree {
     // MARK: Signals
 
     func emitItemSignal(_ signal: String, item path: String, in collection: ServedCollection) {
+        propertyItem = nil
         bus.emit(signal, of: Interface.collection.rawValue, at: collection.path, [.objectPath(path)])
         propertiesChanged(of: .collection, at: collection.path, invalidating: ["Items", "Modified"])
     }

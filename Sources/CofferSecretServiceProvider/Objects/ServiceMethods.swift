@@ -93,6 +93,7 @@ extension SecretServiceObjects {
 
     /// Locks the collections named, or those of the items named: the agent forgets their keys.
     private func lock(_ objects: [String]) -> [String] {
+        propertyItem = nil
         var locked: [String] = []
         for path in objects {
             guard let collection = try? owningCollection(of: path) else { continue }
