@@ -6,8 +6,8 @@ import XCTest
 
 /// Calls that break the rules get typed D-Bus errors, and never crash, hang or change what the
 /// provider holds: wrong signatures, unknown paths, another connection's session, bad
-/// Diffie-Hellman values, huge secrets and attributes, too many sessions (a jeepney client
-/// sends them: Fixtures/bad_input.py).
+/// Diffie-Hellman values, huge secrets and attributes, too many sessions, 150 connections at
+/// once (a jeepney client sends them: Fixtures/bad_input.py).
 final class BadInputTests: XCTestCase {
     func testBadCallsGetTypedErrors() throws {
         let fixture = try ProviderFixture()
@@ -53,6 +53,11 @@ final class BadInputTests: XCTestCase {
             XCTAssertEqual(results[name] as? String, error, name)
         }
         XCTAssertEqual(results["sessions_opened_before_refusal"] as? Int, SessionTable.perConnection - 2, "two were open already")
+        XCTAssertEqual(results["crowd_sessions"] as? Int, 300, "150 connections at once, two sessions each")
+        // The crowd left without closing its sessions: the provider forgot them all.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while let open = fixture.provider.openSessionCount(), open > 0, ContinuousClock.now < deadline { usleep(20_000) }
+        XCTAssertEqual(fixture.provider.openSessionCount(), 0)
         // Nothing the bad calls did changed the vault.
         XCTAssertEqual(try fixture.login.items(matching: .all).map(\.id), [id])
         XCTAssertEqual(try fixture.login.secret(for: id), Data("kept".utf8))

@@ -87,6 +87,9 @@ extension SecretServiceObjects {
             }
         }
         guard !needed.isEmpty else { return [.objectPaths(unlocked), .objectPath(ObjectPaths.none)] }
+        // A created collection opens with its key from the login collection: that one is asked for.
+        let login = registry.login
+        if needed.contains(where: { $0.kind == .created }), !needed.contains(login), registry.isLocked(login) { needed.insert(login, at: 0) }
         let prompt = try prompts.add(owner: caller, collections: needed, alreadyUnlocked: unlocked)
         return [.objectPaths(unlocked), .objectPath(prompt.path)]
     }

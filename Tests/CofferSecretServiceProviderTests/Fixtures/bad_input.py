@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Sends a Secret Service calls that break the rules, with jeepney (Debian's python3-jeepney),
+"""Sends a Secret Service calls that break the rules, and a crowd of connections, with jeepney (Debian's python3-jeepney),
 and prints, per case, the D-Bus error name it got back (or "ok") as JSON.
 
     bad_input.py ITEM_PATH      ITEM_PATH: an item that exists in the login collection
@@ -90,6 +90,12 @@ case("attributes_of_wrong_type", a, LOGIN, "CreateItem", "a{sv}(oayays)b",
 opened = [call(a, SERVICE, "OpenSession", "sv", ("plain", ("s", "")))[0] for _ in range(40)]
 results["sessions_opened_before_refusal"] = opened.index("org.freedesktop.DBus.Error.LimitsExceeded") if \
     "org.freedesktop.DBus.Error.LimitsExceeded" in opened else len(opened)
+
+# Many connections at once, each with sessions, then all gone without closing anything.
+crowd = [open_dbus_connection(bus="SESSION") for _ in range(150)]
+results["crowd_sessions"] = sum(call(c, SERVICE, "OpenSession", "sv", ("plain", ("s", "")))[0] == "ok" for c in crowd for _ in range(2))
+for c in crowd:
+    c.close()
 
 # The provider still serves, and the item is still there.
 results["still_serving"] = call(b, ITEM, "Get", "ss", ("org.freedesktop.Secret.Item", "Label"),
