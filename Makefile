@@ -3,7 +3,7 @@
 # `make torture TORTURE="--seed N"`.
 # Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target), `make sanitize`
 # (the whole suite under ThreadSanitizer and AddressSanitizer), `make docs`, `make man`,
-# `make bench-cli` (the CLI against secret-tool).
+# `make bench-cli` (the CLI against secret-tool, git-credential-coffer against git's libsecret helper).
 .PHONY: demo test bench bench-cli docs man torture fuzz sanitize
 
 demo:
@@ -20,7 +20,8 @@ bench:
 	swift build -c release --product coffer
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
 
-# coffer get against secret-tool lookup (hyperfine, interleaved; peak RSS): the README's table.
+# coffer get against secret-tool lookup, and git credential fill with git-credential-coffer against
+# git's libsecret helper (hyperfine, interleaved; peak RSS): the README's tables.
 bench-cli:
 	scripts/bench-cli.sh
 

@@ -1,8 +1,19 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+import Foundation
 import PackageDescription
 
+// Traits decide which other packages a consumer resolves (SwiftPM skips the dependencies that
+// only disabled traits use):
+//   traits: []        the store alone (Coffer, CofferConformance): no other package;
+//   traits: ["Auth"]  also CofferAuth: SwiftNIO, AsyncHTTPClient, swift-crypto, jwt-kit, swift-log;
+//   default ("Tools") also the executables, the dev backend, the benchmarks and the tests.
+let auth: TargetDependencyCondition? = .when(traits: ["Auth"])
+let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
+
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
-// coffer → CofferCommandLine, CofferAgent → Coffer (no SwiftNIO, Hummingbird or HTTP client).
+// CofferDevBackend → Coffer, never CofferAuth;
+// coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
+// (no SwiftNIO, Hummingbird or HTTP client).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -16,11 +27,23 @@ let package = Package(
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
         .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
+        // git's and docker's credential helpers on the vault.
+        .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
+        .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
+    ],
+    traits: [
+        .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
+        .trait(
+            name: "Tools", description: "The coffer executables, the development backend, the benchmarks and the test suites.",
+            enabledTraits: ["Auth"]),
+        .default(enabledTraits: ["Tools"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // The dev backend's HTTP Basic and Bearer header parsers.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -31,8 +54,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // X.509: the certificate Mobile Client Access issues for a client key (jwt-kit builds on it already).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
-        // `make docs`: the DocC catalogs of every library.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -57,76 +78,90 @@ let package = Package(
             name: "CGcrypt", path: "Vendor/CGcrypt",
             pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
 
-        .target(name: "Coffer", dependencies: ["CSodium", "CSQLite", "CLibSecret"]),
+        // What every Coffer target builds on, the client and the dev backend alike: a mutex that
+        // ThreadSanitizer sees (Guarded) and duration conversions. No other dependency.
+        .target(name: "CofferBase"),
+        .target(name: "Coffer", dependencies: ["CofferBase", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        .target(name: "CofferAgent", dependencies: ["Coffer"]),
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
-        .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
+        .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
             name: "CofferAuth",
             dependencies: [
-                "Coffer",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
+                "Coffer", "CofferBase",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: auth),
+                .product(name: "Crypto", package: "swift-crypto", condition: auth),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: auth),
+                .product(name: "JWTKit", package: "jwt-kit", condition: auth),
+                .product(name: "Logging", package: "swift-log", condition: auth),
+                .product(name: "NIOCore", package: "swift-nio", condition: auth),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: auth),
+                .product(name: "NIOPosix", package: "swift-nio", condition: auth),
+                .product(name: "X509", package: "swift-certificates", condition: auth),
             ]),
         .target(
             name: "CofferDevBackend",
             dependencies: [
-                "CofferAuth",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "X509", package: "swift-certificates"),
+                // Not CofferAuth, directly or through another target: the backend shares no code with
+                // the client it serves (PackageGraphTests); nor the store.
+                "CofferBase",
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
+                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth", condition: tools),
+                .product(name: "JWTKit", package: "jwt-kit", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
+                .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
-        // What the three executables share: vault options, unlocking, descriptors, streams, exit statuses.
+        // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",
-            dependencies: ["Coffer", "CofferAgent", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         // `coffer` links no networking: its login and dev-backend commands run the two executables below.
         .executableTarget(
             name: "coffer",
             dependencies: [
                 "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
             name: "coffer-auth",
             dependencies: [
-                "Coffer", "CofferAuth", "CofferCommandLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Logging", package: "swift-log"),
+                "Coffer", "CofferAuth", "CofferBase", "CofferCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
         .executableTarget(
             name: "coffer-dev-backend",
             dependencies: [
                 "CofferAuth", "CofferDevBackend", "CofferCommandLine",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
+        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
+        .executableTarget(
+            name: "git-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+        .executableTarget(
+            name: "docker-credential-coffer",
+            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
-                "Coffer", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
+                "Coffer", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "JWTKit", package: "jwt-kit", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
         .executableTarget(
-            name: "coffer-fuzz", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
+            name: "coffer-fuzz",
+            dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
@@ -135,8 +170,8 @@ let package = Package(
         .target(
             name: "CofferTestSupport",
             dependencies: [
-                "Coffer", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
+                "Coffer", .product(name: "Logging", package: "swift-log", condition: tools), .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
             ],
             path: "Tests/CofferTestSupport"),
         .testTarget(
@@ -150,33 +185,44 @@ let package = Package(
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [
-                "CofferAuth", "CofferDevBackend", "CofferTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "X509", package: "swift-certificates"),
+                "CofferAuth", "CofferBase", "CofferDevBackend", "CofferTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
+                .product(name: "Hummingbird", package: "hummingbird", condition: tools),
+                .product(name: "JWTKit", package: "jwt-kit", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
+                .product(name: "X509", package: "swift-certificates", condition: tools),
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferDevBackendTests",
             dependencies: [
                 "CofferDevBackend", "CofferTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CryptoExtras", package: "swift-crypto"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
+                .product(name: "JWTKit", package: "jwt-kit", condition: tools),
+                .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "NIOCore", package: "swift-nio", condition: tools),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: tools),
+                .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
+        // The package itself: its target graph (`swift package dump-package`).
+        .testTarget(name: "PackageTests", dependencies: ["CofferTestSupport"]),
         .testTarget(
-            name: "cofferTests", dependencies: ["coffer", "coffer-auth", "coffer-dev-backend", "Coffer", "CofferAgent", "CofferDevBackend", "CofferTestSupport"],
+            name: "cofferTests",
+            dependencies: [
+                "coffer", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
+                "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
+            ],
             exclude: ["Fixtures"]),
     ]
 )
+
+// `make docs` (scripts/docs.sh) sets COFFER_DOCS=1 to add the DocC plugin, which no consumer needs.
+if ProcessInfo.processInfo.environment["COFFER_DOCS"] == "1" {
+    package.dependencies.append(Package.Dependency.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

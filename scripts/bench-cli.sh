@@ -1,19 +1,32 @@
 #!/usr/bin/env bash
-# make bench-cli: `coffer get` against `secret-tool lookup`, side by side on this machine.
-# A release build of coffer; gnome-keyring on a private D-Bus (as the tests run it); hyperfine,
-# interleaved (rounds that run every command in turn) for at least 30 runs a command; peak
-# RSS from GNU time. Prints the table for the README and the ratios against the targets.
+# make bench-cli: `coffer get` against `secret-tool lookup`, and `git credential fill` with
+# git-credential-coffer against the same with git's libsecret helper, side by side on this machine.
+# Release builds of coffer and git-credential-coffer; git's libsecret helper built from the source
+# git ships (/usr/share/doc/git/contrib/credential/libsecret) into .build-bench-cli/; gnome-keyring
+# on a private D-Bus (as the tests run it); hyperfine, interleaved (rounds that run every command in
+# turn) for at least 30 runs a command; peak RSS from GNU time. Prints the tables for the README
+# and the ratios against the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
-    swift build -c release --product coffer --static-swift-stdlib --scratch-path .build/static >/dev/null
+    for product in coffer git-credential-coffer; do
+        swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/static >.build/bench-cli-build.log 2>&1 \
+            || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }
+    done
+    libsecret_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
+    [ -f "$libsecret_source" ] || { echo "bench-cli: git's $libsecret_source is missing (package git)" >&2; exit 1; }
+    mkdir -p .build-bench-cli
+    # shellcheck disable=SC2046  # pkg-config's flags are separate words
+    cc -O2 -o .build-bench-cli/git-credential-libsecret "$libsecret_source" $(pkg-config --cflags --libs libsecret-1 glib-2.0)
     COFFER_BENCH_INNER=1 exec dbus-run-session -- scripts/with-secret-service.sh "$0" "$@"
 fi
 
 rounds=${BENCH_ROUNDS:-8}     # each round: 5 timed runs of every command, after 1 warm-up
 coffer=${COFFER_BENCH_BINARY:-.build/static/release/coffer}
+git_coffer=$(realpath "${COFFER_BENCH_GIT_HELPER:-.build/static/release/git-credential-coffer}")
+git_libsecret=$(realpath .build-bench-cli/git-credential-libsecret)
 work=$(mktemp -d)
 trap '"$coffer" agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 chmod 700 "$work"
@@ -29,15 +42,38 @@ printf 'bench-secret' | "$coffer" --vault "$work/keyfile.vault" --keyfile "$work
 "$coffer" agent start >/dev/null
 "$coffer" --vault "$work/passphrase.vault" unlock --for 1h >/dev/null
 
-names=("secret-tool lookup" "coffer get, agent" "coffer get, key file" "coffer get, passphrase (no agent)")
+# The same git login in gnome-keyring (git's libsecret helper) and in the vault (through the
+# agent), and `git credential fill` with each helper alone: one script each, so both pay the same
+# shell and git start-up; git reads no configuration but its -c options and never prompts.
+mkdir -m 700 "$work/home"
+login='protocol=https\nhost=git.bench.example\nusername=ada\npassword=bench-secret\n\n'
+printf "$login" | "$git_libsecret" store
+printf "$login" | "$git_coffer" --vault "$work/passphrase.vault" store
+printf 'protocol=https\nhost=git.bench.example\n\n' >"$work/fill-request"
+for helper in libsecret coffer; do
+    [ "$helper" = libsecret ] && command="$git_libsecret" || command="$git_coffer --vault $work/passphrase.vault"
+    cat >"$work/fill-$helper.sh" <<SCRIPT
+#!/bin/sh
+HOME='$work/home' GIT_CONFIG_NOSYSTEM=1 GIT_TERMINAL_PROMPT=0 exec git -c credential.helper= -c credential.helper='$command' credential fill <'$work/fill-request'
+SCRIPT
+    chmod 700 "$work/fill-$helper.sh"
+done
+
+names=("secret-tool lookup" "coffer get, agent" "coffer get, key file" "coffer get, passphrase (no agent)"
+       "git credential fill, git-credential-libsecret" "git credential fill, git-credential-coffer (agent)")
 commands=(
     "secret-tool lookup service bench username ada"
     "$coffer --vault $work/passphrase.vault get bench ada"
     "$coffer --no-agent --vault $work/keyfile.vault --keyfile $work/key get bench ada"
     "$coffer --no-agent --vault $work/passphrase.vault get bench ada"
+    "$work/fill-libsecret.sh"
+    "$work/fill-coffer.sh"
 )
 for command in "${commands[@]}"; do
-    [ "$($command)" = bench-secret ] || { echo "bench-cli: '$command' did not read the secret" >&2; exit 1; }
+    case "$($command)" in
+        bench-secret | *password=bench-secret*) ;;
+        *) echo "bench-cli: '$command' did not read the secret" >&2; exit 1 ;;
+    esac
 done
 
 for round in $(seq 1 "$rounds"); do
@@ -59,16 +95,21 @@ for round in range(1, rounds + 1):
 rss = [max(int(line) for line in open(f"{work}/rss-{index}")) / 1024 for index in range(len(names))]
 mean = [statistics.mean(t) for t in times]
 print(f"{len(times[0])} runs a command, interleaved in {rounds} rounds\n")
-print("| command | mean ± σ | median | peak RSS | × secret-tool |")
-print("|---|---|---|---|---|")
-for index, name in enumerate(names):
-    t = times[index]
-    print(f"| `{name}` | {mean[index]:.1f} ± {statistics.stdev(t):.1f} ms | {statistics.median(t):.1f} ms "
-          f"| {rss[index]:.1f} MiB | {mean[index] / mean[0]:.2f}× |")
-print()
-for label, value, limit in [("coffer get through the agent", mean[1] / mean[0], "1.0×"),
-                            ("coffer get with a key file", mean[2] / mean[0], "1.3×")]:
+def table(rows, reference, what):
+    print(f"| command | mean ± σ | median | peak RSS | × {what} |")
+    print("|---|---|---|---|---|")
+    for index in rows:
+        t = times[index]
+        print(f"| `{names[index]}` | {mean[index]:.1f} ± {statistics.stdev(t):.1f} ms | {statistics.median(t):.1f} ms "
+              f"| {rss[index]:.1f} MiB | {mean[index] / mean[reference]:.2f}× |")
+    print()
+table(range(4), 0, "secret-tool")
+table(range(4, 6), 4, "libsecret helper")
+for label, value, peer, limit in [
+        ("coffer get through the agent", mean[1] / mean[0], "secret-tool", "1.0×"),
+        ("coffer get with a key file", mean[2] / mean[0], "secret-tool", "1.3×"),
+        ("git credential fill with git-credential-coffer through the agent", mean[5] / mean[4], "git-credential-libsecret", "1.0×")]:
     target = float(limit[:-1])
-    print(f"{label}: {value:.2f}× secret-tool (target ≤ {limit}): {'met' if value <= target else 'MISSED'}")
+    print(f"{label}: {value:.2f}× {peer} (target ≤ {limit}): {'met' if value <= target else 'MISSED'}")
 print(f"peak RSS of coffer get through the agent: {rss[1]:.1f} MiB (target ≤ 25 MiB): {'met' if rss[1] <= 25 else 'MISSED'}")
 PY

@@ -3,8 +3,9 @@
 #   scripts/bootstrap.sh build   what `make demo` needs: the C libraries and pkg-config
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
-#                                python-keyring, zsh, fish and hyperfine, and the Secret Service
-#                                clients the provider's tests drive
+#                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
+#                                Debian's docker credential helpers, gcc, and the Secret Service clients
+#                                the provider's tests drive
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -17,11 +18,16 @@ if [ "${1:-build}" = test ]; then
     packages+=(zsh fish)          # the completion scripts are loaded by the shells they are for
     packages+=(hyperfine)         # make bench-cli
     packages+=(mandoc)            # make man (run by make test) checks the pages
-    packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units
+    packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units;
+                                  # systemd-creds seals systemd-creds key slots
+    packages+=(swtpm swtpm-tools tpm2-tools libtss2-tcti-swtpm0)  # a TPM2 emulated on loopback for the TPM2 slot tests
+    packages+=(git lighttpd)      # the git credential helper's tests: git over smart HTTP behind lighttpd
+    packages+=(golang-docker-credential-helpers)  # the docker helper's reference: docker-credential-secretservice
+    packages+=(gcc)               # make bench-cli builds git's libsecret credential helper from git's own source
     # Clients of the Secret Service provider, none written here: python-secretstorage (with jeepney,
-    # which the torture campaign's client uses too), Debian's docker helper, and git's libsecret
-    # helper, which the tests build from the source the git package ships (with gcc).
-    packages+=(python3-secretstorage python3-jeepney golang-docker-credential-helpers git gcc)
+    # which the torture campaign's client uses too); Debian's docker helper and git's libsecret helper
+    # (built with gcc from the source the git package ships) are above.
+    packages+=(python3-secretstorage python3-jeepney)
 fi
 
 missing=()

@@ -2,6 +2,8 @@
 # make docs: builds the DocC documentation of every library, failing on any warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The DocC plugin is a dependency only for this (Package.swift reads COFFER_DOCS).
+export COFFER_DOCS=1
 
 mkdir -p .build/docs
 for target in Coffer CofferConformance CofferAuth CofferDevBackend; do

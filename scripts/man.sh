@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make man: the manual pages, generated from the commands themselves (swift-argument-parser's
-# generate-manual), into .build/man: coffer(1), one page a subcommand (coffer.get(1), ...), and
-# coffer-dev-backend(1). The login commands' pages come from coffer-auth, which runs them.
+# generate-manual), into .build/man: coffer(1), one page a subcommand (coffer.get(1), ...),
+# coffer-dev-backend(1), and the credential helpers git-credential-coffer(1) and
+# docker-credential-coffer(1). The login commands' pages come from coffer-auth, which runs them.
 # View one with: man -l .build/man/coffer.1
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,6 +10,8 @@ cd "$(dirname "$0")/.."
 swift build --product coffer >/dev/null
 swift build --product coffer-auth >/dev/null
 swift build --product coffer-dev-backend >/dev/null
+swift build --product git-credential-coffer >/dev/null
+swift build --product docker-credential-coffer >/dev/null
 swift build --product generate-manual >/dev/null
 bin=$(swift build --show-bin-path)
 date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
@@ -26,10 +29,17 @@ mkdir -p "$out" "$work/auth" "$work/dev"
 for page in "$work"/auth/coffer.*.1; do
     [ "$(basename "$page")" = coffer.help.1 ] || cp "$page" "$out/"
 done
-"$bin/generate-manual" "$bin/coffer-dev-backend" --date "$date" -o "$work/dev"
-cp "$work/dev/coffer-dev-backend.1" "$out/"
-sed -e 's/^\.Dt COFFER-DEV-BACKEND 1$/.Dt COFFER.DEV-BACKEND 1/' -e 's/^\.Nm coffer-dev-backend$/.Nm "coffer dev-backend"/' \
-    "$work/dev/coffer-dev-backend.1" >"$out/coffer.dev-backend.1"
+# coffer-dev-backend's root is named coffer, so that its page is coffer.dev-backend(1); the
+# executable run alone gets the same page under its own name.
+"$bin/generate-manual" "$bin/coffer-dev-backend" --multi-page --date "$date" -o "$work/dev"
+cp "$work/dev/coffer.dev-backend.1" "$out/"
+sed -e 's/^\.Dt COFFER\.DEV-BACKEND 1$/.Dt COFFER-DEV-BACKEND 1/' -e 's/^\.Nm "coffer dev-backend"$/.Nm coffer-dev-backend/' \
+    "$work/dev/coffer.dev-backend.1" >"$out/coffer-dev-backend.1"
+test -s "$out/coffer-dev-backend.1" || { echo "man: no page for coffer-dev-backend" >&2; exit 1; }
+
+for helper in git-credential-coffer docker-credential-coffer; do
+    "$bin/generate-manual" "$bin/$helper" --date "$date" -o "$out"
+done
 
 # mandoc checks every page for errors (make test installs it; its style warnings are about
 # generate-manual's layout, not the content). The login pages must be coffer-auth's, with options.

@@ -34,5 +34,8 @@ dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"
 # full, read-only media, bad input. Outside the D-Bus session: it needs no Secret Service.
 # Skipped when arguments select some tests (scripts/test.sh --filter ...).
 if [ $# -eq 0 ]; then
+    # Two consumer packages built from scratch against the checkout: the store alone resolves no
+    # other package; CofferAuth resolves only what it needs (package traits).
+    scripts/consumer-check.sh
     python3 scripts/torture.py --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
 fi

@@ -39,6 +39,10 @@ public enum CofferError: Error, Sendable, Hashable {
     case secretServiceUnavailable(reason: String)
     /// The Secret Service did not answer within the configured timeout.
     case timeout
+    /// A key bound to this machine could not be had: `systemd-creds` is missing or failed,
+    /// the credential is another machine's, TPM's or slot's, the TPM does not answer, or a
+    /// service credential is missing. Another credential may still open the vault.
+    case machineKey(MachineKeyFailure)
 }
 
 extension CofferError: CustomStringConvertible {
@@ -60,6 +64,7 @@ extension CofferError: CustomStringConvertible {
         case .vaultExists(let path): "a vault already exists at \(path)"
         case .secretServiceUnavailable(let reason): "Secret Service unavailable: \(reason)"
         case .timeout: "the Secret Service did not answer in time"
+        case .machineKey(let failure): failure.description
         }
     }
 }

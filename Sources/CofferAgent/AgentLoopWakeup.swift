@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Glibc
 
@@ -7,8 +8,8 @@ import Glibc
 final class AgentLoopWakeup: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
-    private let replies = Locked<[(connection: UInt64, frame: OutgoingFrame)]>([])
-    private let stopping = Locked(false)
+    private let replies = Guarded<[(connection: UInt64, frame: OutgoingFrame)]>([])
+    private let stopping = Guarded(false)
 
     init() throws(CofferError) {
         var ends: [Int32] = [-1, -1]

@@ -5,8 +5,9 @@ import Foundation
 package enum AgentReply: Sendable {
     /// The request is done and has nothing to report (set, unlock, lock, stop).
     case done
-    /// Ping and status: the agent's pid and the vaults it holds unlocked.
-    case agent(pid: Int32, vaults: [HeldVaultStatus])
+    /// Ping and status: the agent's pid, the vaults it holds unlocked, and those that
+    /// `agent start --hold` could not open.
+    case agent(pid: Int32, vaults: [HeldVaultStatus], failures: [HoldFailure] = [])
     case item(Item?)
     case secret(Data?)
     case count(Int)
@@ -20,7 +21,7 @@ package enum AgentReply: Sendable {
     }
 
     enum Tag: UInt8 {
-        case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26
+        case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26, holdFailure = 0x27
     }
 
     package var message: AgentMessage {
@@ -29,8 +30,10 @@ package enum AgentReply: Sendable {
         }
         switch self {
         case .done: return ok([])
-        case .agent(let pid, let vaults):
-            return ok([(.agent, bigEndian(UInt32(bitPattern: pid)) + bigEndian(UInt32(AgentMessage.version)))] + vaults.map { (.heldVault, $0.encoded) })
+        case .agent(let pid, let vaults, let failures):
+            return ok(
+                [(.agent, bigEndian(UInt32(bitPattern: pid)) + bigEndian(UInt32(AgentMessage.version)))]
+                    + vaults.map { (.heldVault, $0.encoded) } + failures.map { (.holdFailure, $0.encoded) })
         case .item(let item):
             return ok(item.map { [(.record, ItemRecord.encode($0.attributes, secret: $0.secret))] } ?? [])
         case .secret(let secret): return ok(secret.map { [(.secret, Array($0))] } ?? [])
@@ -74,7 +77,11 @@ package enum AgentReply: Sendable {
                 guard let status = HeldVaultStatus(encoded: bytes) else { throw AgentProtocolError("a malformed held vault") }
                 return status
             }
-            return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults)
+            let failures = try message.all(Tag.holdFailure.rawValue).map { bytes throws(AgentProtocolError) in
+                guard let failure = HoldFailure(encoded: bytes) else { throw AgentProtocolError("a malformed hold failure") }
+                return failure
+            }
+            return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults, failures: failures)
         case .stop, .unlock, .lock, .set, .holds:
             return .done
         case .item:
@@ -99,10 +106,14 @@ package struct HeldVaultStatus: Sendable, Hashable {
     package let path: String
     package let vaultID: String
     package let unlockedAt: Date
-    package let expiresAt: Date
+    /// `nil` for a vault held until `lock` or the agent stops (`agent start --hold`).
+    package let expiresAt: Date?
     package let lastUse: Date
 
-    package init(path: String, vaultID: String, unlockedAt: Date, expiresAt: Date, lastUse: Date) {
+    /// On the wire, "held until stopped" is the largest expiry.
+    private static let untilStopped = Int64.max
+
+    package init(path: String, vaultID: String, unlockedAt: Date, expiresAt: Date?, lastUse: Date) {
         self.path = path
         self.vaultID = vaultID
         self.unlockedAt = unlockedAt
@@ -116,7 +127,8 @@ package struct HeldVaultStatus: Sendable, Hashable {
             return UInt8(vaultID[start..<vaultID.index(start, offsetBy: 2)], radix: 16)
         }
         func millis(_ date: Date) -> [UInt8] { bigEndian(Int64((date.timeIntervalSince1970 * 1000).rounded())) }
-        return bigEndian(UInt32(path.utf8.count)) + Array(path.utf8) + id + millis(unlockedAt) + millis(expiresAt) + millis(lastUse)
+        let expiry = expiresAt.map(millis) ?? bigEndian(Self.untilStopped)
+        return bigEndian(UInt32(path.utf8.count)) + Array(path.utf8) + id + millis(unlockedAt) + expiry + millis(lastUse)
     }
 
     init?(encoded bytes: [UInt8]) {
@@ -124,12 +136,11 @@ package struct HeldVaultStatus: Sendable, Hashable {
         let pathLength = Int(readUInt32(bytes, at: 0))
         guard bytes.count == 4 + pathLength + 16 + 24, let path = String(validating: bytes[4..<(4 + pathLength)], as: UTF8.self) else { return nil }
         let rest = Array(bytes[(4 + pathLength)...])
-        func date(_ offset: Int) -> Date {
-            Date(timeIntervalSince1970: Double(readInteger(Array(rest[offset..<(offset + 8)]), as: Int64.self) ?? 0) / 1000)
-        }
+        func millis(_ offset: Int) -> Int64 { readInteger(Array(rest[offset..<(offset + 8)]), as: Int64.self) ?? 0 }
+        func date(_ offset: Int) -> Date { Date(timeIntervalSince1970: Double(millis(offset)) / 1000) }
         self.init(
             path: path, vaultID: rest.prefix(16).map { String(format: "%02x", $0) }.joined(),
-            unlockedAt: date(16), expiresAt: date(24), lastUse: date(32))
+            unlockedAt: date(16), expiresAt: millis(24) == Self.untilStopped ? nil : date(24), lastUse: date(32))
     }
 }
 
@@ -153,6 +164,7 @@ enum ErrorCoding {
         case .vaultExists(let path): (14, "", path)
         case .secretServiceUnavailable(let reason): (15, reason, nil)
         case .timeout: (16, "", nil)
+        case .machineKey(let failure): (18, MachineKeyCoding.encode(failure), nil)
         }
     }
 
@@ -177,7 +189,38 @@ enum ErrorCoding {
         case 14: return .vaultExists(path: path ?? "")
         case 15: return .secretServiceUnavailable(reason: text)
         case 16: return .timeout
+        case 18: return MachineKeyCoding.decode(text).map { .machineKey($0) } ?? .storageUnavailable(reason: "the agent: \(text)")
         default: return .storageUnavailable(reason: "the agent: \(text.isEmpty ? "protocol error" : text)")
+        }
+    }
+}
+
+/// ``MachineKeyFailure`` in an error's text: a word for the case, a space, and its detail.
+enum MachineKeyCoding {
+    static func encode(_ failure: MachineKeyFailure) -> String {
+        switch failure {
+        case .systemdCredsMissing: "missing"
+        case .notThisMachine: "elsewhere"
+        case .boundElsewhere: "name"
+        case .tpmUnreachable(let reason): "unreachable " + reason
+        case .timedOut(let seconds): "timeout \(seconds)"
+        case .failed(let reason): "failed " + reason
+        case .serviceCredentialMissing(let name): "credential " + name
+        }
+    }
+
+    static func decode(_ text: String) -> MachineKeyFailure? {
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let detail = parts.count == 2 ? String(parts[1]) : ""
+        switch parts.first {
+        case "missing": return .systemdCredsMissing
+        case "elsewhere": return .notThisMachine
+        case "name": return .boundElsewhere
+        case "unreachable": return .tpmUnreachable(reason: detail)
+        case "timeout": return Int(detail).map { .timedOut(seconds: $0) }
+        case "failed": return .failed(reason: detail)
+        case "credential": return .serviceCredentialMissing(name: detail)
+        default: return nil
         }
     }
 }

@@ -17,7 +17,7 @@ package final class AgentRequestHandler: Sendable {
     package func handle(_ request: AgentRequest) -> AgentReply {
         switch request {
         case .ping, .status:
-            return .agent(pid: getpid(), vaults: vaults.status)
+            return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures)
         case .stop:
             vaults.forgetAll()
             return .done

@@ -48,6 +48,16 @@ package final class AgentServer: Sendable {
         close(listener)
     }
 
+    /// Holds `vault`, opened at start (`agent start --hold`), until `lock` or stop.
+    package func holdUntilStopped(_ vault: Vault, at path: String) {
+        handler.vaults.hold(vault, at: path, for: nil)
+    }
+
+    /// Notes, for status, that `agent start --hold` could not open the vault at `path`.
+    package func reportHoldFailure(_ message: String, at path: String) {
+        handler.vaults.recordFailure(message, at: path)
+    }
+
     /// Ends ``run()`` promptly (an unlock under way finishes first); every vault is forgotten.
     package func stop() {
         wakeup.requestStop()

@@ -1,18 +1,27 @@
+import CofferBase
 import Coffer
 import Foundation
 
 /// The vaults the agent holds unlocked, each until its lifetime ends or it sits unused for the
-/// idle timeout. Forgetting a vault drops it, and with it the only reference to its keys, which
-/// `sodium_free` zeroes.
+/// idle timeout; vaults held from the start (`agent start --hold`) stay until `lock` or stop.
+/// Forgetting a vault drops it, and with it the only reference to its keys, which
+/// `sodium_free` zeroes. Also the vaults `--hold` named but could not open, with the reason.
 package final class HeldVaults: Sendable {
     private struct Entry {
         let vault: Vault
         let unlockedAt: Date
-        let expiresAt: Date
+        /// `nil`: held until forgotten, whatever the idle timeout.
+        let expiresAt: Date?
         var lastUse: Date
+
+        func isLive(at now: Date, idleTimeout: TimeInterval) -> Bool {
+            guard let expiresAt else { return true }
+            return now < expiresAt && now.timeIntervalSince(lastUse) < idleTimeout
+        }
     }
 
-    private let entries = Locked<[String: Entry]>([:])
+    private let entries = Guarded<[String: Entry]>([:])
+    private let failures = Guarded<[String: String]>([:])
     let idleTimeout: TimeInterval
     let now: @Sendable () -> Date
 
@@ -21,9 +30,21 @@ package final class HeldVaults: Sendable {
         self.now = now
     }
 
-    package func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval) {
+    /// Holds `vault` for `lifetime`, or until forgotten when `lifetime` is `nil`.
+    package func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval?) {
         let now = now()
-        entries.withLock { $0[path] = Entry(vault: vault, unlockedAt: now, expiresAt: now.addingTimeInterval(lifetime), lastUse: now) }
+        entries.withLock { $0[path] = Entry(vault: vault, unlockedAt: now, expiresAt: lifetime.map(now.addingTimeInterval), lastUse: now) }
+        failures.withLock { _ = $0.removeValue(forKey: path) }
+    }
+
+    /// Notes that `agent start --hold` could not open the vault at `path`, and why (one line).
+    package func recordFailure(_ message: String, at path: String) {
+        failures.withLock { $0[path] = message }
+    }
+
+    /// The vaults `--hold` could not open, by path.
+    package var holdFailures: [HoldFailure] {
+        failures.withLock { $0.sorted { $0.key < $1.key }.map { HoldFailure(path: $0.key, message: $0.value) } }
     }
 
     /// The vault held for `path`, when it is still within its lifetime and idle timeout.
@@ -31,7 +52,7 @@ package final class HeldVaults: Sendable {
         let now = now()
         return entries.withLock { entries in
             guard var entry = entries[path] else { return nil }
-            guard now < entry.expiresAt, now.timeIntervalSince(entry.lastUse) < idleTimeout else {
+            guard entry.isLive(at: now, idleTimeout: idleTimeout) else {
                 entries[path] = nil
                 return nil
             }
@@ -53,7 +74,7 @@ package final class HeldVaults: Sendable {
     package func expire() {
         let now = now()
         entries.withLock { entries in
-            entries = entries.filter { now < $0.value.expiresAt && now.timeIntervalSince($0.value.lastUse) < idleTimeout }
+            entries = entries.filter { $0.value.isLive(at: now, idleTimeout: idleTimeout) }
         }
     }
 

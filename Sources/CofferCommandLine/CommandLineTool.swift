@@ -11,8 +11,13 @@ package enum CommandLineTool {
     /// file descriptor the command names is read, before any vault is opened. On the main
     /// actor, as `main` is: a hop to another executor first would start threads whose
     /// descriptors could take the numbers of closed standard streams.
+    ///
+    /// `onFailure` ends the process for an error instead of ``fail(_:_:)``: for a protocol
+    /// that wants its errors elsewhere (docker's credential helpers answer on stdout).
     @MainActor
-    package static func run<Root: ParsableCommand>(_ root: Root.Type, arguments: [String]? = nil) async {
+    package static func run<Root: ParsableCommand>(
+        _ root: Root.Type, arguments: [String]? = nil, onFailure: ((Error) -> Never)? = nil
+    ) async {
         StandardStreams.prepare()
         ProcessHardening.apply()
         do {
@@ -29,6 +34,7 @@ package enum CommandLineTool {
                 try command.run()
             }
         } catch {
+            if let onFailure { onFailure(error) }
             fail(error, Root.self)
         }
     }
@@ -39,7 +45,8 @@ package enum CommandLineTool {
         try await asyncCommand.run()
     }
 
-    /// Ends the process for `error`: its line on stderr (prefixed `coffer: `) and exit status.
+    /// Ends the process for `error`: its line on stderr (prefixed `coffer: `, or the
+    /// executable's ``Terminal/programName``) and exit status.
     package static func fail<Root: ParsableCommand>(_ error: Error, _ root: Root.Type) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if let failure = error as? CommandFailure {
@@ -48,7 +55,8 @@ package enum CommandLineTool {
         }
         let code = Root.exitCode(for: error)
         guard code != .success, !(error is CleanExit) else { Root.exit(withError: error) }
-        Terminal.printError("\(Root.message(for: error)) (see 'coffer help')")
+        let help = Terminal.programName == "coffer" ? "coffer help" : "\(Terminal.programName) --help"
+        Terminal.printError("\(Root.message(for: error)) (see '\(help)')")
         Foundation.exit(code.rawValue)
     }
 }

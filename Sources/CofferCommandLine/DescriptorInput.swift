@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Foundation
 import Glibc
@@ -14,7 +15,7 @@ package enum DescriptorInput {
     /// The most bytes read from one descriptor.
     package static let limit = 1 << 20
 
-    private static let read = Locked<[Int32: SecureBytes]>([:])
+    private static let read = Guarded<[Int32: SecureBytes]>([:])
 
     /// Reads every descriptor in `descriptors` now, checking none is closed or one of the files
     /// of the vault at `vault`.

@@ -23,6 +23,12 @@ extension CofferError: CommandFailure {
         case .vaultExists: 73
         case .insecurePermissions: 77
         case .timeout: 75
+        case .machineKey(let failure):
+            switch failure {
+            case .notThisMachine, .boundElsewhere, .serviceCredentialMissing: 2
+            case .systemdCredsMissing, .tpmUnreachable, .failed: 69
+            case .timedOut: 75
+            }
         }
     }
 }

@@ -7,8 +7,8 @@ import Glibc
 /// moment they are read; bytes that are not valid UTF-8 are refused.
 package enum Passphrase {
     /// The passphrase from descriptor `fd` (one trailing newline dropped), else the environment
-    /// variable `environmentName`, else the terminal (twice with `confirm`).
-    package static func credential(fd: Int32?, environmentName: String, prompt: String, confirm: Bool = false) throws -> VaultCredential {
+    /// variable `environmentName`, else the terminal (twice with `confirm`; never when `prompt` is `nil`).
+    package static func credential(fd: Int32?, environmentName: String, prompt: String?, confirm: Bool = false) throws -> VaultCredential {
         try .passphrase(utf8: try bytes(fd: fd, environmentName: environmentName, prompt: prompt, confirm: confirm))
     }
 
@@ -20,10 +20,13 @@ package enum Passphrase {
     }
 
     /// The passphrase's bytes, from the same sources as ``credential(fd:environmentName:prompt:confirm:)``.
-    package static func bytes(fd: Int32?, environmentName: String, prompt: String, confirm: Bool = false) throws -> SecureBytes {
+    package static func bytes(fd: Int32?, environmentName: String, prompt: String?, confirm: Bool = false) throws -> SecureBytes {
         if let fd { return try DescriptorInput.secret(fd, what: "passphrase") }
         if let value = getenv(environmentName) {
             return SecureBytes(copying: UnsafeRawBufferPointer(start: value, count: strlen(value)))
+        }
+        guard let prompt else {
+            throw CLIError.noCredential("no passphrase: use --passphrase-fd or $\(environmentName), a key file, or `coffer unlock` with the agent (no prompt here)")
         }
         guard let first = Terminal.readHidden(prompt: prompt) else {
             throw CLIError.noCredential("no passphrase: use --passphrase-fd, $\(environmentName) or a terminal")

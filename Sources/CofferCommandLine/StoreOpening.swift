@@ -7,9 +7,14 @@ import Foundation
 package protocol CofferRoot {
     var vault: VaultOptions { get }
     var storeOptions: StoreOptions { get }
+    /// Whether a missing passphrase may be asked for on the terminal (`false` for the
+    /// credential helpers, whose terminal belongs to git or docker).
+    var promptsOnTerminal: Bool { get }
 }
 
 extension CofferRoot {
+    package var promptsOnTerminal: Bool { true }
+
     /// The store the item commands (get, set, delete, list) use.
     package func store() throws -> any CredentialStore {
         switch try storeOptions.selectedBackend() {
@@ -50,11 +55,31 @@ extension CofferRoot {
     /// next only when a credential fails as a credential (``CofferError/isCredentialFailure``).
     /// A passphrase is read, or prompted for, only when its turn comes. Without --unlock: the
     /// key file if one is named, else a passphrase if --passphrase-fd or $COFFER_PASSPHRASE
-    /// gives one, else the Secret Service if the vault has such a slot, else a passphrase prompt.
+    /// gives one, else the service credential if $CREDENTIALS_DIRECTORY holds it, else the
+    /// machine slots the vault has (Secret Service, then systemd-creds), else a passphrase prompt.
     /// Returns the credential that opened the vault.
     @discardableResult
     package func unlock(_ vault: Vault) throws -> VaultCredential {
-        let methods = try storeOptions.namedUnlockMethods() ?? defaultUnlockMethods(for: vault)
+        try unlock(vault, methods: try storeOptions.namedUnlockMethods() ?? defaultUnlockMethods(for: vault))
+    }
+
+    /// Unlocks `vault` with the machine's own credentials, never a person's: the methods of
+    /// --unlock when given, else the service credential if $CREDENTIALS_DIRECTORY holds it and
+    /// the vault's systemd-creds slots. For `agent start --hold`.
+    @discardableResult
+    package func unlockWithoutPerson(_ vault: Vault) throws -> VaultCredential {
+        var methods = try storeOptions.namedUnlockMethods() ?? []
+        if methods.isEmpty {
+            if storeOptions.hasServiceCredential { methods.append(.credential) }
+            if try vault.keySlots().contains(where: \.isSystemdCredential) { methods.append(.systemdCreds) }
+        }
+        guard !methods.isEmpty else {
+            throw CLIError.noCredential("the vault has no systemd-creds slot and no service credential is given; name a method with --unlock")
+        }
+        return try unlock(vault, methods: methods)
+    }
+
+    private func unlock(_ vault: Vault, methods: [StoreOptions.UnlockMethod]) throws -> VaultCredential {
         var lastError: Error = CLIError.usage("--unlock names no method")
         for method in methods {
             do {
@@ -71,19 +96,28 @@ extension CofferRoot {
     private func defaultUnlockMethods(for vault: Vault) throws -> [StoreOptions.UnlockMethod] {
         if self.vault.keyFileURL != nil { return [.keyfile] }
         if self.vault.passphraseFD != nil || storeOptions.environment["COFFER_PASSPHRASE"] != nil { return [.passphrase] }
-        if try vault.keySlots().contains(where: { $0.kind == .secretService }) { return [.secretService] }
-        return [.passphrase]
+        if storeOptions.hasServiceCredential { return [.credential] }
+        let slots = try vault.keySlots()
+        let machineMethods: [StoreOptions.UnlockMethod] =
+            (slots.contains { $0.kind == .secretService } ? [.secretService] : [])
+            + (slots.contains(where: \.isSystemdCredential) ? [.systemdCreds] : [])
+        return machineMethods.isEmpty ? [.passphrase] : machineMethods
     }
 
     private func credential(for method: StoreOptions.UnlockMethod) throws -> VaultCredential {
         switch method {
         case .secretService:
             return .secretService(storeOptions.secretService)
+        case .systemdCreds:
+            return .systemdCredential(storeOptions.systemdCredentials)
+        case .credential:
+            return storeOptions.serviceCredential
         case .keyfile:
             guard let url = vault.keyFileURL else { throw CLIError.usage("--unlock keyfile needs --keyfile or $COFFER_KEYFILE") }
             return .keyFile(url)
         case .passphrase:
-            return try Passphrase.credential(fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
+            return try Passphrase.credential(
+                fd: vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: promptsOnTerminal ? "Passphrase: " : nil)
         }
     }
 }

@@ -5,9 +5,13 @@ import Glibc
 
 /// The controlling terminal (/dev/tty) and one-line errors on stderr.
 package enum Terminal {
-    /// Writes `coffer: <message>` to stderr as one line: control characters are escaped.
+    /// The name that starts every error line: `coffer`, or the credential helper's own name.
+    /// An executable that is not `coffer` sets it first thing in `main`, before any thread starts.
+    nonisolated(unsafe) package static var programName = "coffer"
+
+    /// Writes `<program>: <message>` to stderr as one line: control characters are escaped.
     package static func printError(_ message: String) {
-        StandardStreams.writeError("coffer: \(TerminalText.escaped(message))\n")
+        StandardStreams.writeError("\(programName): \(TerminalText.escaped(message))\n")
     }
 
     package static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }

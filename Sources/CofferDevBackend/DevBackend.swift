@@ -1,5 +1,4 @@
-import Coffer
-import CofferAuth
+import CofferBase
 import Foundation
 import Hummingbird
 import Logging
@@ -12,10 +11,13 @@ import ServiceLifecycle
 /// `GET /protected`, MobileFirst and MCA challenges, and an OpenID provider at ``issuer``
 /// (discovery, JWKS, authorization code with PKCE, device flow, refresh tokens, ID tokens).
 ///
+/// It shares no code with CofferAuth, the client it serves: it reads forms with Hummingbird's
+/// form decoder, `Authorization` headers with hummingbird-auth's parsers, JSON with Foundation,
+/// and signatures with swift-crypto, so that a mistake in the client is not mirrored here.
+///
 /// ```swift
 /// let backend = try await DevBackend.start()          // 127.0.0.1, a free port
-/// let auth = Authorization(backend: backend.mobileBackend(), keychain: keychain)
-/// ...
+/// // point a client at backend.baseURL, backend.tokenEndpoint, backend.issuer, …
 /// await backend.stop()
 /// ```
 public final class DevBackend: Sendable {
@@ -82,30 +84,11 @@ public final class DevBackend: Sendable {
 
     private func url(_ path: String) -> URL { baseURL.appendingPathComponent(String(path.dropFirst())) }
 
-    /// The MobileFirst runtime of this server, for a CofferAuth `ChallengeClient`.
-    public var mobileFirstServer: ChallengeServer { .mobileFirst(baseURL, runtime: configuration.mobileFirst.runtime) }
-    /// The Mobile Client Access application of this server, for a CofferAuth `ChallengeClient`.
-    public var clientAccessServer: ChallengeServer { .mobileClientAccess(route: baseURL, tenantID: configuration.clientAccess.tenantID) }
-
     /// A MobileFirst resource: `protected` (scope `UserLogin`), `balance` (`PinCodeAttempts`),
     /// `transfer` (both) or `registered` (`RegisteredClient` alone).
     public func mobileFirstURL(_ resource: String) -> URL { url(DevBackendPath.mobileFirst(resource, configuration.mobileFirst)) }
     /// `GET /mca/protected`, behind the MCA realm.
     public var clientAccessProtectedURL: URL { url(ClientAccessConfiguration.protectedPath) }
-
-    /// A CofferAuth `MobileBackend` for this server: OAuth with its first client (by name), or HTTP Basic.
-    public func mobileBackend(oauth: Bool = true, tokenExchange: TokenExchangeForm = .omc, version: String? = nil) -> MobileBackend {
-        let client = configuration.clients.min { $0.key < $1.key }
-        let authentication: AuthenticationType = if oauth, let client {
-            .oauth(tokenEndpoint: tokenEndpoint, clientID: client.key, clientSecret: client.value)
-        } else {
-            .httpBasic
-        }
-        return MobileBackend(
-            baseURL: baseURL, backendID: configuration.backendID, version: version,
-            anonymousKey: client.map { Data("\($0.key):\($0.value)".utf8).base64EncodedString() },
-            authentication: authentication, tokenExchange: tokenExchange, revocationEndpoint: revocationEndpoint)
-    }
 
     /// Starts a server in this process and returns once it listens.
     public static func start(_ configuration: Configuration = Configuration()) async throws -> DevBackend {
@@ -192,7 +175,7 @@ public enum DevBackendError: Error, Sendable {
 
 /// Hands the listening port (or the failure to listen) to ``DevBackend/start(_:)``, once.
 private final class StartSignal: Sendable {
-    private let outcome = Locked<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
+    private let outcome = Guarded<(result: Result<Int, any Error>?, waiter: CheckedContinuation<Int, any Error>?)>((nil, nil))
 
     func succeed(_ port: Int?) { settle(port.map { .success($0) } ?? .failure(DevBackendError.noPort)) }
     func fail(_ error: any Error) { settle(.failure(error)) }

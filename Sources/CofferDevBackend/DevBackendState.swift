@@ -1,6 +1,6 @@
-import Coffer
-import CofferAuth
+import CofferBase
 import Foundation
+import HummingbirdAuth
 
 /// What every route shares: the configuration, the issued tokens, the counters and the faults.
 final class DevBackendState: Sendable {
@@ -21,7 +21,7 @@ final class DevBackendState: Sendable {
     let openIDCodes = OpenIDCodes()
     let deviceGrants = DeviceGrants()
     let signingKeys = SigningKeys()
-    private let listeningAt = Locked<URL?>(nil)
+    private let listeningAt = Guarded<URL?>(nil)
 
     init(configuration: DevBackend.Configuration) {
         self.configuration = configuration
@@ -42,11 +42,14 @@ final class DevBackendState: Sendable {
         return id == configuration.backendID
     }
 
-    /// The user, if `credentials` name one with the right password.
-    func user(_ credentials: BasicCredentials?) -> String? {
-        guard let credentials, let expected = configuration.users[credentials.user],
-              Secrets.equal(expected, credentials.password)
-        else { return nil }
-        return credentials.user
+    /// `name`, if it is a user and `password` is theirs.
+    func user(_ name: String, password: String) -> String? {
+        guard let expected = configuration.users[name], Secrets.equal(expected, password) else { return nil }
+        return name
+    }
+
+    /// The user HTTP Basic credentials name, if the password is theirs.
+    func user(_ basic: BasicAuthentication?) -> String? {
+        basic.flatMap { user($0.username, password: $0.password) }
     }
 }

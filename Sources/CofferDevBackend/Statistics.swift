@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 
 extension DevBackend {
     /// How many requests of each kind the backend answered: what the single-flight tests and
@@ -63,7 +63,7 @@ extension DevBackend {
 
 /// The counters behind ``DevBackend/Statistics``.
 final class StatisticsCounter: Sendable {
-    private let value = Locked(DevBackend.Statistics())
+    private let value = Guarded(DevBackend.Statistics())
 
     func count(_ field: WritableKeyPath<DevBackend.Statistics, Int> & Sendable, by amount: Int = 1) {
         value.withLock { $0[keyPath: field] += amount }

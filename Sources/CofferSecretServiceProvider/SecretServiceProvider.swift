@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Dispatch
 import Foundation
@@ -82,7 +83,7 @@ package final class SecretServiceProvider: Sendable {
     /// How many sessions are open, asked of the main loop; `nil` when it does not answer
     /// within a second (it has stopped).
     package func openSessionCount() -> Int? {
-        let count = Locked<Int?>(nil)
+        let count = Guarded<Int?>(nil)
         let answered = DispatchSemaphore(value: 0)
         loop.perform { objects in
             count.withLock { $0 = objects.sessions.count }

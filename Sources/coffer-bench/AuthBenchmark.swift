@@ -1,3 +1,4 @@
+import CofferBase
 import AsyncHTTPClient
 import Coffer
 import CofferAuth
@@ -22,7 +23,7 @@ enum AuthBenchmark {
         do {
             let vault = try Vault.create(at: folder.appendingPathComponent("bench.vault"), with: .key(.random(count: 32)))
             let auth = Authorization(
-                backend: backend.mobileBackend(), store: vault,
+                backend: mobileBackend(backend), store: vault,
                 configuration: Authorization.Configuration(now: { clock.now }, logger: logger))
             let user = DevBackend.Configuration.defaultUser
             try await auth.authenticate(userName: user.name, password: user.password)
@@ -38,6 +39,15 @@ enum AuthBenchmark {
         await backend.stop()
         try? FileManager.default.removeItem(at: folder)
         try await OpenIDBenchmark.run()
+    }
+
+    /// The dev backend as an OAuth mobile backend, with its default client.
+    static func mobileBackend(_ backend: DevBackend) -> MobileBackend {
+        let client = DevBackend.Configuration.defaultClient
+        return MobileBackend(
+            baseURL: backend.baseURL, backendID: backend.configuration.backendID,
+            authentication: .oauth(tokenEndpoint: backend.tokenEndpoint, clientID: client.id, clientSecret: client.secret),
+            revocationEndpoint: backend.revocationEndpoint)
     }
 
     /// An authorized `GET /protected` through the facade against the same request sent raw with
@@ -87,7 +97,7 @@ enum AuthBenchmark {
 
 /// A clock the benchmark moves forward to expire tokens.
 final class ManualClock: Sendable {
-    private let offset = Locked<TimeInterval>(0)
+    private let offset = Guarded<TimeInterval>(0)
 
     var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
 

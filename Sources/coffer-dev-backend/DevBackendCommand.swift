@@ -5,13 +5,27 @@ import CofferDevBackend
 import Foundation
 import Logging
 
+/// `coffer-dev-backend`: `coffer dev-backend` runs it with `dev-backend` and the arguments
+/// after it (the root options travel in the environment); run alone, it runs the backend.
 @main
+struct DevBackendTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "coffer", abstract: ForwardedCommands.devBackend.abstract, version: CofferVersion.current,
+        subcommands: [DevBackendCommand.self])
+
+    /// Runs `dev-backend`: named first (as `coffer` forwards it), or implied when run alone, so
+    /// that `coffer-dev-backend --help` is the command's own help.
+    static func main() async {
+        let given = Array(CommandLine.arguments.dropFirst())
+        let implied = given.first == DevBackendCommand._commandName || given == ["--version"]
+        await CommandLineTool.run(Self.self, arguments: implied ? given : [DevBackendCommand._commandName] + given)
+    }
+}
+
 struct DevBackendCommand: AsyncParsableCommand {
     typealias Defaults = DevBackend.Configuration
 
-    static let configuration = CommandConfiguration(
-        commandName: "coffer-dev-backend",
-        abstract: "Run the development backend on 127.0.0.1 until interrupted.",
+    static let configuration = ForwardedCommands.devBackend.configuration(
         discussion: """
             The first line on stdout is the base URL, for scripts. It serves the HTTP Basic \
             check, the OAuth token endpoint (/oauth2/v1/token: password, client-credentials \
@@ -59,13 +73,8 @@ struct DevBackendCommand: AsyncParsableCommand {
             OpenID clients are then only those given with --oidc-client, and \
             --oidc-auto-approve and --oidc-test-endpoints are refused. The issuer is built from \
             --host as given.
-            """,
-        version: CofferVersion.current)
+            """)
 
-    /// Runs the command line; `coffer dev-backend ARGS` runs this with ARGS.
-    static func main() async {
-        await CommandLineTool.run(Self.self)
-    }
 
     @Option(help: "The port (0: any free port).") var port = 0
     @Option(help: "The address to listen on (loopback unless --allow-remote).") var host = "127.0.0.1"

@@ -1,4 +1,5 @@
 #if FUZZING
+import CofferBase
 import CFuzzer
 import Coffer
 import Foundation
@@ -11,7 +12,7 @@ enum LibFuzzer {
     static let targetVariable = "COFFER_FUZZ_TARGET"
 
     /// The target the callback runs; set once, before the driver starts.
-    private static let selected = Locked<FuzzTarget?>(nil)
+    private static let selected = Guarded<FuzzTarget?>(nil)
 
     /// `coffer-fuzz TARGET [libFuzzer options] [CORPUS…]`, or the target in ``targetVariable``.
     static func main(_ arguments: [String]) -> Never {

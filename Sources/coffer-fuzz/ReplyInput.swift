@@ -12,7 +12,7 @@ import CofferAuth
 /// The first line is the status (0 when not a number), header lines follow up to an empty
 /// line, and the rest is the body. Lines without a colon are skipped.
 enum ReplyInput {
-    static func response(_ bytes: [UInt8]) -> HTTPResponse {
+    static func response(_ bytes: [UInt8]) -> HTTPReply {
         let newline = UInt8(ascii: "\n")
         var head = bytes[...], body = bytes[bytes.endIndex...]
         if let split = bytes.indices.first(where: { bytes[$0] == newline && $0 + 1 < bytes.endIndex && bytes[$0 + 1] == newline }) {
@@ -25,6 +25,6 @@ enum ReplyInput {
             guard let colon = line.firstIndex(of: ":") else { return nil }
             return (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
         }
-        return HTTPResponse(status: status, headers: headers, body: Data(body))
+        return HTTPReply(status: status, headers: headers, body: Data(body))
     }
 }

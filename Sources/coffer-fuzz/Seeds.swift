@@ -65,11 +65,12 @@ enum Seeds {
         let attributes = ItemAttributes(id: id, created: Date(timeIntervalSince1970: 1_700_000_000), modified: Date(timeIntervalSince1970: 1_700_000_000))
         return [
             ("done", AgentReply.done.message), ("not-held", AgentReply.notHeld.message),
-            ("agent", AgentReply.agent(pid: 42, vaults: []).message),
+            ("agent", AgentReply.agent(pid: 42, vaults: [], failures: [HoldFailure(path: "/v", message: "m")]).message),
             ("item", AgentReply.item(Item(attributes: attributes, secret: Data("s".utf8))).message),
             ("secret", AgentReply.secret(Data("s3cret".utf8)).message), ("count", AgentReply.count(3).message),
             ("items", AgentReply.items([attributes]).message),
             ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
+            ("error-machine-key", AgentReply.failure(.machineKey(.tpmUnreachable(reason: "tcti: IO failure"))).message),
         ]
     }
 
@@ -90,6 +91,9 @@ enum Seeds {
             ("passphrase-cost-too-high", row("passphrase", kdf: "argon2id13", ops: Int64.max, mem: -1, salt: salt)),
             ("keyfile-with-kdf", row("keyfile", kdf: "argon2id13")),
             ("key-short-wrapping", row("key", wrapped: Array(wrapped.dropLast()))),
+            ("systemd-creds", row("systemd-creds", kdf: "systemd-creds", salt: Array("DHzAexF2RZGcSwvqCLwg/iAAAAABAAAADAAAABAAAA==".utf8))),
+            ("systemd-creds-device", row("systemd-creds", kdf: "systemd-creds;tpm2-device=/dev/tpmrm0", salt: [0x0c, 0x7c])),
+            ("systemd-creds-no-credential", row("systemd-creds", kdf: "systemd-creds")),
         ]
     }
 }

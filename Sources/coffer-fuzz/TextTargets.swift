@@ -20,7 +20,7 @@ extension FuzzTarget {
     /// `WWW-Authenticate` values, one a line, as the headers of a 401.
     static let wwwAuthenticate = FuzzTarget(name: "www-authenticate") { bytes in
         let values = bytes.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
-        let response = HTTPResponse(status: 401, headers: values.map { (HeaderName.wwwAuthenticate, $0) }, body: Data())
+        let response = HTTPReply(status: 401, headers: values.map { (HeaderName.wwwAuthenticate, $0) }, body: Data())
         for challenge in BearerChallenge.all(in: response) {
             precondition(challenge.parameters.keys.allSatisfy { !$0.isEmpty && $0 == $0.lowercased() }, "a parameter name is empty or not lower-cased")
         }

@@ -12,9 +12,12 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
             The vault is $COFFER_VAULT or --vault, else $XDG_DATA_HOME/coffer/default.vault.
             It opens with a key file (--keyfile or $COFFER_KEYFILE) or a passphrase, read from
             --passphrase-fd N, else $COFFER_PASSPHRASE, else a no-echo prompt on the terminal.
-            A vault with a Secret Service slot and no key file or passphrase given opens through
-            the Secret Service alone; --unlock secret-service,passphrase asks for the passphrase
-            fallback explicitly.
+            A vault with a Secret Service or systemd-creds slot and no key file or passphrase given
+            opens through that slot alone; --unlock secret-service,passphrase (or
+            systemd-creds,passphrase) asks for the passphrase fallback explicitly. A service that
+            systemd starts with LoadCredential= opens it with the key in $CREDENTIALS_DIRECTORY
+            (--unlock credential, --credential NAME; default coffer-vault-key). $COFFER_TPM2_DEVICE
+            names the TPM2 device over the one a systemd-creds slot stores.
             With --backend secret-service, get, set, delete and list use the Secret Service's
             default collection instead of a vault (items secret-tool reads as service/username).
             Secrets never go on the command line: `set` reads stdin and `get` writes stdout.
@@ -22,11 +25,16 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
             EXIT STATUS
               0   ok
               1   item not found
-              2   wrong passphrase or key, or the vault or Secret Service collection is locked
+              2   wrong passphrase or key, or the vault or Secret Service collection is locked;
+                  a systemd credential that does not open here (another machine's host key,
+                  another TPM, a changed PCR, another vault's credential), or no service
+                  credential in $CREDENTIALS_DIRECTORY
               3   integrity failure or corrupt vault; check: problems found
               64  usage error or invalid argument
               other failures: 65 data error, 66 no vault, 69 storage, Secret Service or backend
-              unavailable, 73 vault already exists, 75 timed out (Secret Service or backend),
+              unavailable, systemd-creds missing or failing, or the TPM2 device unreachable,
+              73 vault already exists, 75 timed out (Secret Service, backend, or a TPM that does
+              not answer within --systemd-creds-timeout, default 10 s),
               77 insecure permissions, 74 the output cannot be written (stdout closed,
               full or broken), 70 anything else
               login and requests: 4 not logged in, credentials refused, token expired or other
@@ -45,9 +53,7 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
             AgentCommand.self, UnlockCommand.self, LockCommand.self,
-            LoginForward.self, TokenForward.self, StatusForward.self, LogoutForward.self, SSOExchangeForward.self, RequestForward.self,
-            DevBackendForward.self,
-        ])
+        ] + ForwardStubs.all)
 
     @OptionGroup var vault: VaultOptions
     @OptionGroup var storeOptions: StoreOptions
@@ -56,9 +62,9 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
     /// Hands a forwarded command (login, dev-backend…) to its executable, else runs the
     /// command here (``CommandLineTool/run(_:arguments:)``).
     static func main() async {
-        if let (executable, arguments) = ForwardedInvocation.target(of: Array(CommandLine.arguments.dropFirst())) {
+        if let invocation = ForwardedInvocation(Array(CommandLine.arguments.dropFirst())) {
             StandardStreams.prepare()
-            do { try executable.replaceProcess(arguments: arguments) } catch { CommandLineTool.fail(error, Self.self) }
+            do { try invocation.run() } catch { CommandLineTool.fail(error, Self.self) }
         }
         await CommandLineTool.run(Self.self)
     }

@@ -1,3 +1,4 @@
+import Foundation
 @testable import CofferAgent
 import Coffer
 import XCTest
@@ -35,6 +36,37 @@ final class AgentMessageTests: XCTestCase {
         for request in requests {
             let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
             XCTAssertEqual(decoded.message, request.message, "\(request)")
+        }
+    }
+
+    func testStatusRepliesCarryVaultsHeldUntilStoppedAndHoldFailures() throws {
+        let held = HeldVaultStatus(
+            path: "/held", vaultID: String(repeating: "ab", count: 16), unlockedAt: Date(timeIntervalSince1970: 1_000),
+            expiresAt: nil, lastUse: Date(timeIntervalSince1970: 2_000))
+        let timed = HeldVaultStatus(
+            path: "/timed", vaultID: String(repeating: "cd", count: 16), unlockedAt: Date(timeIntervalSince1970: 1_000),
+            expiresAt: Date(timeIntervalSince1970: 4_600), lastUse: Date(timeIntervalSince1970: 2_000))
+        let failure = HoldFailure(path: "/failed", message: "the systemd credential does not open here")
+        let reply = AgentReply.agent(pid: 7, vaults: [held, timed], failures: [failure])
+        guard case .agent(let pid, let vaults, let failures) = try AgentReply(
+            try XCTUnwrap(AgentMessage(body: Array(reply.message.frame.dropFirst(4)))), to: .status)
+        else { return XCTFail("not a status reply") }
+        XCTAssertEqual(pid, 7)
+        XCTAssertEqual(vaults, [held, timed], "a vault held until the agent stops has no expiry")
+        XCTAssertEqual(failures, [failure])
+    }
+
+    func testMachineKeyErrorsCrossTheWireWithTheirCase() throws {
+        let failures: [MachineKeyFailure] = [
+            .systemdCredsMissing, .notThisMachine, .boundElsewhere, .tpmUnreachable(reason: "tcti: IO failure"),
+            .timedOut(seconds: 10), .failed(reason: "Permission denied"), .serviceCredentialMissing(name: "coffer-vault-key"),
+        ]
+        for failure in failures {
+            let reply = AgentReply.failure(.machineKey(failure))
+            guard case .failure(let error) = try AgentReply(
+                try XCTUnwrap(AgentMessage(body: Array(reply.message.frame.dropFirst(4)))), to: .ping)
+            else { return XCTFail("not an error reply") }
+            XCTAssertEqual(error, .machineKey(failure))
         }
     }
 

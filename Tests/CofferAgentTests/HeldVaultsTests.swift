@@ -34,6 +34,20 @@ final class HeldVaultsTests: XCTestCase {
         XCTAssertTrue(held.status.isEmpty, "the periodic sweep forgets it without a request")
     }
 
+    func testAVaultHeldFromTheStartOutlastsTheIdleTimeoutUntilLockAndAFailureIsKeptForStatus() throws {
+        let held = HeldVaults(idleTimeout: 10, now: { [clock] in clock.now })
+        held.recordFailure("no machine slot", at: "/v")
+        XCTAssertEqual(held.holdFailures, [HoldFailure(path: "/v", message: "no machine slot")])
+        held.hold(try vault(), at: "/v", for: nil)
+        XCTAssertTrue(held.holdFailures.isEmpty, "holding the vault clears its failure")
+        clock.advance(by: 86_400)
+        held.expire()
+        XCTAssertNotNil(held.use("/v"), "no lifetime and no idle timeout")
+        XCTAssertNil(held.status.first?.expiresAt)
+        held.forget("/v")
+        XCTAssertNil(held.use("/v"))
+    }
+
     func testLockForgetsOneOrAll() throws {
         let held = HeldVaults(idleTimeout: 3600, now: { [clock] in clock.now })
         let vault = try vault()

@@ -58,7 +58,7 @@ class CLITestCase: XCTestCase {
         return try ChildProcess.run("/bin/sh", ["-c", script], environment: baseEnvironment.merging(merged) { $1 }, stdin: stdin)
     }
 
-    private var baseEnvironment: [String: String?] {
+    var baseEnvironment: [String: String?] {
         [
             "COFFER_VAULT": vault.path, "COFFER_PASSPHRASE": passphrase, "COFFER_KEYFILE": nil,
             "COFFER_NEW_PASSPHRASE": nil, "COFFER_BACKEND": nil, "COFFER_UNLOCK": nil, "XDG_DATA_HOME": folder.file("xdg").path,

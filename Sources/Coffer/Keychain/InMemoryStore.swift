@@ -1,9 +1,10 @@
+import CofferBase
 import Foundation
 
 /// A store that keeps items in memory only, with the same behaviour as the others.
 /// Meant for apps' own tests.
 public final class InMemoryStore: CredentialStore {
-    private let items = Locked<[ItemID: Item]>([:])
+    private let items = Guarded<[ItemID: Item]>([:])
     private let now: @Sendable () -> Date
 
     /// An empty store whose expiry decisions use `now`.

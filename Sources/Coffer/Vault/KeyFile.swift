@@ -36,9 +36,10 @@ public enum KeyFile {
     /// It is opened without blocking and checked through its descriptor, so a FIFO, a device
     /// or a symbolic link is refused at once (``CofferError/insecurePermissions(path:reason:)``)
     /// instead of hanging or being followed.
-    static func read(at url: URL) throws(CofferError) -> SecureBytes {
+    /// `missing` is thrown when there is no file (by default, an invalid argument).
+    static func read(at url: URL, missing: CofferError? = nil) throws(CofferError) -> SecureBytes {
         let path = url.path
-        let descriptor = try FileSecurity.openPrivateFile(at: path, missing: .invalidArgument(reason: "no key file at \(path)"))
+        let descriptor = try FileSecurity.openPrivateFile(at: path, missing: missing ?? .invalidArgument(reason: "no key file at \(path)"))
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_size == length else {

@@ -12,6 +12,8 @@ public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible
         case key
         /// A random key kept in the Secret Service.
         case secretService
+        /// A random key sealed by `systemd-creds` to this machine's host key, TPM2 or both.
+        case systemdCredential(SystemdCredentials.Binding)
         /// A kind this version of Coffer does not know; it is kept and ignored.
         case other(String)
     }
@@ -23,12 +25,18 @@ public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible
     /// When the slot was added.
     public let created: Date
 
+    /// Whether `systemd-creds` opens the slot.
+    public var isSystemdCredential: Bool {
+        if case .systemdCredential = kind { true } else { false }
+    }
+
     public var description: String {
         switch kind {
         case .passphrase(let cost): "slot \(id): passphrase, \(cost)"
         case .keyFile: "slot \(id): key file"
         case .key: "slot \(id): key"
         case .secretService: "slot \(id): Secret Service"
+        case .systemdCredential(let binding): "slot \(id): systemd-creds, \(binding)"
         case .other(let name): "slot \(id): \(name) (unknown kind)"
         }
     }

@@ -4,4 +4,5 @@ enum KeySlotKind: String, Sendable {
     case keyFile = "keyfile"
     case key
     case secretService = "secret-service"
+    case systemdCreds = "systemd-creds"
 }

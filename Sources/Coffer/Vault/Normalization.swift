@@ -6,7 +6,13 @@ import Foundation
 /// "e" + combining accent is one name to the caller; NFC makes it one byte string too.
 enum Normalization {
     static func nfc(_ text: String) -> String {
-        text.utf8.allSatisfy { $0 < 0x80 } ? text : text.precomposedStringWithCanonicalMapping
+        isASCII(text) ? text : text.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `text` is ASCII, which NFC leaves as it is: on the string's own UTF-8 bytes when
+    /// it has them contiguously (every native string), which the read path of every item needs.
+    private static func isASCII(_ text: String) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 < 0x80 } } ?? text.utf8.allSatisfy { $0 < 0x80 }
     }
 
     static func nfcBytes(_ text: String) -> [UInt8] {

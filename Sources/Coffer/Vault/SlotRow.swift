@@ -6,6 +6,8 @@ package struct SlotRow: Sendable {
     var kind: String
     var cost: PassphraseCost?
     var salt: [UInt8]?
+    /// A `systemd-creds` slot's sealed key-encryption key.
+    var sealedKEK: SealedKEK?
     var wrappedKey: [UInt8]
     var created: Int64
 
@@ -17,6 +19,9 @@ package struct SlotRow: Sendable {
         case .keyFile: .keyFile
         case .key: .key
         case .secretService: .secretService
+        case .systemdCreds:
+            sealedKEK.map { .systemdCredential($0.binding) }
+                ?? .systemdCredential(SystemdCredentials.Binding(keySource: .unknown, pcrs: [], tpm2Device: nil))
         case nil: .other(kind)
         }
         return KeySlot(id: Int(id), kind: publicKind, created: Date(timeIntervalSince1970: TimeInterval(created)))
@@ -52,7 +57,8 @@ package struct SlotRow: Sendable {
     /// One row's columns as a slot, checked against the format's rules (docs/vault-format.md,
     /// 4.1); `nil` stands for SQL NULL. Throws ``CofferError/corruptVault(reason:)`` for a known
     /// kind with a wrapped key of the wrong size, a passphrase slot with another KDF, a salt of
-    /// the wrong size or a cost out of range, or another known kind with KDF columns set.
+    /// the wrong size or a cost out of range, a `systemd-creds` slot without its credential
+    /// or with a malformed `kdf`, or another known kind with KDF columns set.
     /// Unknown kinds pass unchecked.
     package static func validated(
         id: Int64, kind: String, kdf: String?, opslimit: Int64?, memlimit: Int64?, salt: [UInt8]?,
@@ -62,6 +68,13 @@ package struct SlotRow: Sendable {
         guard let knownKind = row.knownKind else { return row }
         guard wrappedKey.count == wrappedKeyLength else {
             throw .corruptVault(reason: "key slot \(id) has a wrapped key of the wrong size")
+        }
+        if knownKind == .systemdCreds {
+            guard opslimit == nil, memlimit == nil, let sealed = SealedKEK(kdf: kdf, credential: salt) else {
+                throw .corruptVault(reason: "key slot \(id) (\(knownKind.rawValue)) has malformed credential columns")
+            }
+            row.sealedKEK = sealed
+            return row
         }
         guard knownKind == .passphrase else {
             guard kdf == nil, opslimit == nil, memlimit == nil, salt == nil else {
@@ -82,21 +95,29 @@ package struct SlotRow: Sendable {
         return row
     }
 
-    /// The `kdf`, `opslimit`, `memlimit` and `salt` columns: set for passphrase slots, NULL otherwise.
+    /// The `kdf`, `opslimit`, `memlimit` and `salt` columns: set for passphrase slots, the
+    /// credential for `systemd-creds` slots (4.5), NULL otherwise.
     private var kdfColumns: [SQLiteValue] {
+        if let sealedKEK { return [.text(sealedKEK.kdfColumn), .null, .null, .blob(sealedKEK.credential)] }
         guard let cost, let salt else { return [.null, .null, .null, .null] }
         return [.text(Argon2id.algorithmName), .integer(Int64(cost.operations)), .integer(Int64(cost.memoryBytes)), .blob(salt)]
     }
 
-    /// Inserts a new slot and returns its id.
+    /// The id the next inserted slot gets: one more than the highest, as SQLite would choose.
+    /// A `systemd-creds` slot needs it before the insert, to name its credential.
+    static func nextID(_ connection: SQLiteConnection) throws(CofferError) -> Int64 {
+        try connection.integer("SELECT coalesce(max(slot_id), 0) + 1 FROM key_slots") ?? 1
+    }
+
+    /// Inserts a new slot and returns its id: ``id`` when it is set (not 0), else SQLite's choice.
     func insert(_ connection: SQLiteConnection) throws(CofferError) -> Int64 {
         try connection.with(
             """
-            INSERT INTO key_slots (kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) RETURNING slot_id
+            INSERT INTO key_slots (slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING slot_id
             """
         ) { statement throws(CofferError) in
-            try statement.bind([.text(kind)] + kdfColumns + [.blob(wrappedKey), .integer(created)])
+            try statement.bind([id == 0 ? .null : .integer(id), .text(kind)] + kdfColumns + [.blob(wrappedKey), .integer(created)])
             guard try statement.step() else { throw .corruptVault(reason: "slot insert returned no id") }
             let id = statement.int64(at: 0)
             try statement.run()

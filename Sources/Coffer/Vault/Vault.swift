@@ -1,3 +1,4 @@
+import CofferBase
 import Dispatch
 import Foundation
 import Glibc
@@ -22,7 +23,7 @@ public final class Vault: Sendable {
     let vaultID: [UInt8]
     /// The part of every item's associated data that does not depend on the row.
     let itemAssociatedDataPrefix: [UInt8]
-    let state: Locked<State>
+    let state: Guarded<State>
 
     struct State {
         let connection: SQLiteConnection
@@ -38,7 +39,7 @@ public final class Vault: Sendable {
         self.itemAssociatedDataPrefix = VaultFormat.itemAssociatedDataPrefix(vaultID: vaultID)
         self.id = VaultFormat.hexIdentifier(vaultID)
         self.configuration = configuration
-        self.state = Locked(State(connection: connection))
+        self.state = Guarded(State(connection: connection))
     }
 
     // MARK: Opening
@@ -110,9 +111,9 @@ public final class Vault: Sendable {
         CreationLeftovers.removeStale(besides: path)
 
         let opener = try SlotOpener(credential)
-        guard opener.kind != .secretService else {
+        guard opener.kind != .secretService, opener.kind != .systemdCreds else {
             throw .invalidArgument(
-                reason: "create a vault with a passphrase, key file or key, then add a Secret Service slot, so that losing the keyring never loses the vault")
+                reason: "create a vault with a passphrase, key file or key, then add a Secret Service or systemd-creds slot, so that losing the keyring or the machine never loses the vault")
         }
         let keys = VaultKeys.generate()
         let vaultID = RandomBytes.make(VaultFormat.vaultIDLength)

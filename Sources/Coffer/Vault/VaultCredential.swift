@@ -1,6 +1,7 @@
 import Foundation
 
-/// Something that opens a vault key slot: a passphrase, a key file, a raw key or the Secret Service.
+/// Something that opens a vault key slot: a passphrase, a key file, a raw key, the Secret
+/// Service, `systemd-creds`, or a service credential from systemd.
 ///
 /// Passphrases and keys are held in ``SecureBytes`` from the moment the credential is made.
 /// Its `description` never shows them.
@@ -11,6 +12,8 @@ public struct VaultCredential: Sendable, CustomStringConvertible, CustomDebugStr
         case keyFile(URL)
         case key(SecureBytes)
         case secretService(SecretService.Configuration)
+        case systemdCredential(SystemdCredentials.Options)
+        case serviceCredential(name: String)
     }
 
     let source: Source
@@ -59,6 +62,35 @@ public struct VaultCredential: Sendable, CustomStringConvertible, CustomDebugStr
         VaultCredential(.secretService(configuration))
     }
 
+    /// A key sealed to this machine by `systemd-creds`: its host key, its TPM2, or both.
+    ///
+    /// Adding a slot with it (``Vault/addKeySlot(_:cost:)``, which needs an unlocked vault)
+    /// draws a random key-encryption key and has `systemd-creds encrypt` seal it with the keys
+    /// and PCRs of `options`, under the name `coffer-<vault id>-<slot id>`; the credential is
+    /// stored in the slot. Opening runs `systemd-creds decrypt` with the same name, so a
+    /// credential copied into another vault or slot is refused. The key goes to
+    /// `systemd-creds` and back through pipes only. A vault cannot be created with such a slot
+    /// alone, so losing the machine never loses the vault.
+    ///
+    /// Failures are ``CofferError/machineKey(_:)``: `systemd-creds` missing, another machine,
+    /// TPM or PCR value, or a TPM that does not answer within `options.timeout` (10 s by
+    /// default; `systemd-creds` is killed then). They are credential failures, so
+    /// ``Vault/unlock(withFirstOf:)`` goes on to the next credential, such as a passphrase.
+    public static func systemdCredential(_ options: SystemdCredentials.Options = SystemdCredentials.Options()) -> VaultCredential {
+        VaultCredential(.systemdCredential(options))
+    }
+
+    /// The key in a systemd service credential, `$CREDENTIALS_DIRECTORY/<name>`: what a unit
+    /// receives with `LoadCredential=` or `LoadCredentialEncrypted=`. The file holds what a key
+    /// file holds (32 bytes) and opens the vault's key-file slots; it is checked as key files
+    /// are (a regular file of this user with no group or other access).
+    ///
+    /// Without `$CREDENTIALS_DIRECTORY`, or without the file, opening throws
+    /// ``CofferError/machineKey(_:)`` with ``MachineKeyFailure/serviceCredentialMissing(name:)``.
+    public static func serviceCredential(name: String = SystemdCredentials.defaultServiceCredentialName) -> VaultCredential {
+        VaultCredential(.serviceCredential(name: name))
+    }
+
     /// Whether this is a passphrase.
     public var isPassphrase: Bool {
         if case .passphrase = source { true } else { false }
@@ -70,6 +102,8 @@ public struct VaultCredential: Sendable, CustomStringConvertible, CustomDebugStr
         case .keyFile(let url): "keyFile(\(url.path))"
         case .key: "key(redacted)"
         case .secretService: "secretService"
+        case .systemdCredential: "systemdCredential"
+        case .serviceCredential(let name): "serviceCredential(\(name))"
         }
     }
 

@@ -59,9 +59,9 @@ enum VaultFormat {
         var input: [UInt8] = []
         input.reserveCapacity(9 + service.count + account.count)
         input.append(itemClass.rawValue)
-        input.append(contentsOf: bigEndianBytes(UInt32(service.count)))
+        withUnsafeBytes(of: UInt32(service.count).bigEndian) { input.append(contentsOf: $0) }
         input.append(contentsOf: service)
-        input.append(contentsOf: bigEndianBytes(UInt32(account.count)))
+        withUnsafeBytes(of: UInt32(account.count).bigEndian) { input.append(contentsOf: $0) }
         input.append(contentsOf: account)
         return input
     }

@@ -64,24 +64,21 @@ extension Vault: CredentialStore {
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive({ $0.rowKey(for: id) }) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.item(id)) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive({ $0.rowKey(for: id) }) { decoded in Data(decoded.secret) }
+        try readLive(.item(id)) { decoded in Data(decoded.secret) }
     }
 
-    /// Reads, authenticates and strictly decodes the record at the row key `rowKey` gives under
-    /// the current keys, purging it when expired.
-    func readLive<R: Sendable>(
-        _ rowKey: (VaultKeys) -> [UInt8], _ result: (ItemRecord.Decoded) -> R
-    ) throws(CofferError) -> R? {
+    /// Reads, authenticates and strictly decodes the record at `address`, purging it when expired.
+    func readLive<R: Sendable>(_ address: RecordAddress, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
-            guard var opened = try openRecord(atRowKey: rowKey(keys), connection, keys) else { return nil }
+            guard var opened = try openRecord(at: address, connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
-            let decoded = try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys)
+            let decoded = try checkedDecode(opened, keys)
             guard !decoded.attributes.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
@@ -151,7 +148,16 @@ extension Vault: CredentialStore {
 
     // MARK: Records
 
+    /// Where a record is read from: the row of an item, or a row key found by a search.
+    enum RecordAddress {
+        case item(ItemID)
+        case row([UInt8])
+    }
+
     struct OpenedRecord {
+        /// The blind-index input of the item asked for, whose keyed hash is ``rowKey``; `nil`
+        /// when the record was read by row key.
+        let indexInput: [UInt8]?
         let rowKey: [UInt8]
         let sealed: [UInt8]
         var plaintext: [UInt8]
@@ -171,7 +177,16 @@ extension Vault: CredentialStore {
 
     /// Reads and authenticates an item's record. `nil` means absent, and is returned only
     /// after confirming the keys are current: a miss under stale keys is not "absent".
-    func openRecord(atRowKey rowKey: [UInt8], _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
+    func openRecord(at address: RecordAddress, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
+        let indexInput: [UInt8]?
+        let rowKey: [UInt8]
+        switch address {
+        case .item(let id):
+            let input = VaultFormat.blindIndexInput(id)
+            (indexInput, rowKey) = (input, keys.rowKey(forIndexInput: input))
+        case .row(let key):
+            (indexInput, rowKey) = (nil, key)
+        }
         guard let sealed = try Self.record(at: rowKey, connection) else {
             try Self.verifyKeyCheck(connection, keys)
             return nil
@@ -180,7 +195,18 @@ extension Vault: CredentialStore {
             try Self.verifyKeyCheck(connection, keys)
             throw .integrityFailure
         }
-        return OpenedRecord(rowKey: rowKey, sealed: sealed, plaintext: plaintext)
+        return OpenedRecord(indexInput: indexInput, rowKey: rowKey, sealed: sealed, plaintext: plaintext)
+    }
+
+    /// Decodes an opened record and checks that it belongs in its row, as the plaintext form
+    /// below does.
+    func checkedDecode(_ opened: OpenedRecord, _ keys: VaultKeys) throws(CofferError) -> ItemRecord.Decoded {
+        guard let indexInput = opened.indexInput else { return try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys) }
+        let decoded = try ItemRecord.decode(opened.plaintext)
+        // The record names the item asked for: the same blind-index input gives the same row
+        // key, with no second keyed hash.
+        guard decoded.indexInput == indexInput else { throw .integrityFailure }
+        return decoded
     }
 
     /// Decodes an authenticated plaintext and checks that it belongs in its row: the row key

@@ -16,6 +16,9 @@ extension Vault {
     /// For ``VaultCredential/secretService(_:)``, a random key-encryption key goes into the
     /// Secret Service, named by the vault's id and the new slot's number, before the slot is
     /// committed: if the service cannot take it, the call throws and the vault is unchanged.
+    /// For ``VaultCredential/systemdCredential(_:)``, `systemd-creds encrypt` seals a random
+    /// key-encryption key inside the slot's transaction (other writers wait for it, at most its
+    /// timeout); if it fails or times out, the vault is unchanged too.
     @discardableResult
     public func addKeySlot(_ credential: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) -> KeySlot {
         let opener = try SlotOpener(credential)
@@ -31,6 +34,12 @@ extension Vault {
                     throw .invalidArgument(reason: "a vault has at most \(SlotRow.maxSlots) key slots")
                 }
                 if opener.kind == .passphrase { try UnlockBudget.checkChange(rows.passphraseCosts + [slotCost]) }
+                if opener.kind == .systemdCreds {
+                    // The credential names its slot, so the id is known before the insert; the
+                    // write lock held since BEGIN IMMEDIATE keeps it free meanwhile.
+                    row.id = try SlotRow.nextID(connection)
+                    try opener.seal(kek, into: &row, vaultID: vaultID)
+                }
                 let id = try row.insert(connection)
                 try opener.keep(kek, forSlot: id, vaultID: vaultID)
                 return id

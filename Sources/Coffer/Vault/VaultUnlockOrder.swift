@@ -43,11 +43,12 @@ extension Vault {
 
 extension CofferError {
     /// Whether the error says only that one credential did not open a vault, so that another
-    /// credential might: a wrong passphrase or key, or a Secret Service that is unavailable,
-    /// locked or slow. Errors about the vault itself (corrupt, unreadable, insecure) are not.
+    /// credential might: a wrong passphrase or key, a Secret Service that is unavailable,
+    /// locked or slow, or a machine key that could not be had (``MachineKeyFailure``). Errors
+    /// about the vault itself (corrupt, unreadable, insecure) are not.
     public var isCredentialFailure: Bool {
         switch self {
-        case .wrongPassphrase, .wrongKey, .secretServiceUnavailable, .locked, .timeout: true
+        case .wrongPassphrase, .wrongKey, .secretServiceUnavailable, .locked, .timeout, .machineKey: true
         default: false
         }
     }

@@ -24,7 +24,7 @@ extension Authorization {
     /// Sends `request` authorized and reads the whole reply (up to the size limit, within the
     /// deadline). When the backend refuses a token that renews by itself, the token is renewed
     /// and the request sent once more.
-    public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+    public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         let authorized = try await authorize(request)
         let response = try await transport.send(authorized)
         guard response.status == 401, let used = authorized.headers.first(name: HeaderName.authorization),
@@ -35,7 +35,7 @@ extension Authorization {
     }
 
     /// Sends `request` as ``send(_:)-(HTTPClientRequest)`` does.
-    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPReply {
         try await send(request.httpRequest(token: nil))
     }
 
@@ -58,7 +58,7 @@ extension Authorization {
     }
 
     /// An authorized `GET` of `url`.
-    public func get(_ url: URL) async throws(AuthError) -> HTTPResponse {
+    public func get(_ url: URL) async throws(AuthError) -> HTTPReply {
         try await send(HTTPClientRequest(url: url.absoluteString))
     }
 

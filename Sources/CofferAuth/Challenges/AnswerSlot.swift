@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 
 /// Where the answer to one presented challenge arrives: from the app, from any thread, at any
@@ -8,7 +9,7 @@ final class AnswerSlot: Sendable {
         var waiter: CheckedContinuation<ChallengeAnswer, Never>?
     }
 
-    private let state = Locked(State())
+    private let state = Guarded(State())
 
     /// Settles the slot. Returns `false` when it was already settled.
     @discardableResult

@@ -7,7 +7,7 @@ extension AuthorizationManager {
     /// MobileFirst's 409 `MFP-Conflict` resends. Once the resource refused a token the client
     /// held valid (401), the cache is suspect (the server's clock runs ahead, or it forgot its
     /// tokens): that token is discarded, and the request's next tokens come from the server.
-    func perform(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+    func perform(_ request: ResourceRequest) async throws(AuthError) -> HTTPReply {
         try checkOrigin(request.url)
         let path = request.url.path
         var token: AccessToken?

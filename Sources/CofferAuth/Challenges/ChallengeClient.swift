@@ -75,7 +75,7 @@ public final class ChallengeClient: AuthorizationClient {
 
     /// Sends `request`, answering the challenges its resource brings: the same as
     /// ``ResourceRequest/send(using:)``.
-    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPReply {
         try await authorizationManager.perform(request)
     }
 

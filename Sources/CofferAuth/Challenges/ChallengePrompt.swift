@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 
 /// The challenge a handler or realm delegate is being shown, if any, and whether its security
@@ -8,7 +9,7 @@ final class ChallengePrompt: Sendable {
         var isChallenged = false
     }
 
-    private let state = Locked(State())
+    private let state = Guarded(State())
     /// The handler's methods, one at a time and in order.
     let callbacks = SerialCallbacks()
 

@@ -1,8 +1,9 @@
+import CofferBase
 import Coffer
 
 /// The handlers and realm delegates an app registered, by security-check or realm name.
 final class HandlerRegistry: Sendable {
-    private let responders = Locked<[String: any ChallengeResponder]>([:])
+    private let responders = Guarded<[String: any ChallengeResponder]>([:])
 
     /// Registers `responder` for its name, replacing any earlier one.
     func register(_ responder: any ChallengeResponder) {

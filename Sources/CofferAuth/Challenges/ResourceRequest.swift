@@ -38,7 +38,7 @@ public struct ResourceRequest: Sendable {
     }
 
     /// Sends the request through `client`, answering challenges, and reads the whole reply.
-    public func send(using client: ChallengeClient) async throws(AuthError) -> HTTPResponse {
+    public func send(using client: ChallengeClient) async throws(AuthError) -> HTTPReply {
         try await client.authorizationManager.perform(self)
     }
 

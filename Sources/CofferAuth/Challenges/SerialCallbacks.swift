@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 
 /// Runs an app's handler methods one at a time, in the order Coffer issued them, on a task of
@@ -8,7 +9,7 @@ final class SerialCallbacks: Sendable {
         var draining = false
     }
 
-    private let state = Locked(State())
+    private let state = Guarded(State())
 
     /// Queues `callback` behind the ones already queued.
     func enqueue(_ callback: @escaping @Sendable () -> Void) {

@@ -26,7 +26,7 @@ public protocol AuthorizationClient: Sendable {
 
     /// Sends `request` with the session's credentials, only to the origins they belong to, and
     /// reads the whole reply; a token the server refuses is renewed once and the request sent again.
-    func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse
+    func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPReply
 
     /// Ends the session: the stored credentials are removed first, even when the server cannot
     /// be reached, then the server is told (revocation, logout). Throws

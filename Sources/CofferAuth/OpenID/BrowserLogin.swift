@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Foundation
 
@@ -16,7 +17,7 @@ public final class BrowserLogin: Sendable {
     private let apiOrigins: [URL]
     private let startedAt: UInt64
     /// The page ``open(with:)`` left for the browser, removed when the login ends.
-    private let page = Locked<RedirectPage?>(nil)
+    private let page = Guarded<RedirectPage?>(nil)
 
     init(client: OpenIDClient, listener: LoopbackListener, redirect: AuthorizationRedirect, url: URL, apiOrigins: [URL], startedAt: UInt64) {
         self.client = client
@@ -74,7 +75,7 @@ extension OpenIDClient {
     ///
     /// - Parameters:
     ///   - scope: The scopes to ask for, separated by spaces.
-    ///   - apiOrigins: Where the access token may be sent (``send(_:)``); default the issuer's
+    ///   - apiOrigins: Where the access token may be sent (``OpenIDClient/send(_:)-(HTTPClientRequest)``); default the issuer's
     ///     origin.
     public func startBrowserLogin(scope: String = OpenIDClient.defaultScope, apiOrigins: [URL] = []) async throws(AuthError) -> BrowserLogin {
         guard let endpoint = provider.authorizationEndpoint else {
@@ -109,7 +110,7 @@ extension OpenIDClient {
 
 /// The redirect rules, which exist only once the listener's port is known.
 private final class RedirectHolder: Sendable {
-    private let redirect = Locked<AuthorizationRedirect?>(nil)
+    private let redirect = Guarded<AuthorizationRedirect?>(nil)
 
     func set(_ value: AuthorizationRedirect) { redirect.withLock { $0 = value } }
 

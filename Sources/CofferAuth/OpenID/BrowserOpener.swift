@@ -3,7 +3,7 @@ import Foundation
 /// How a browser login reaches the user's browser.
 public enum BrowserOpener: Sendable {
     /// The user's browser: the first command of `$BROWSER` (`%s` stands for what to open), else
-    /// `xdg-open`. It is given a page only the user can read (``RedirectPage``) that sends the
+    /// `xdg-open`. It is given a page only the user can read (mode 0600, in the run-time folder) that sends the
     /// browser on to the login, never the URL itself: a command line is readable by every local
     /// user, and the URL carries the login's `state`.
     case defaultBrowser

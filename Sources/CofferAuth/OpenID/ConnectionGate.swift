@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import NIOCore
 
@@ -14,7 +15,7 @@ final class ConnectionGate: Sendable {
 
     let capacity: Int
     /// Open connections, oldest first.
-    private let entries = Locked<[Entry]>([])
+    private let entries = Guarded<[Entry]>([])
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)

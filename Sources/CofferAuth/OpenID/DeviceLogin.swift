@@ -23,7 +23,7 @@ public struct DeviceAuthorization: Sendable, Hashable {
     static let minimumLoopbackInterval: Double = 1
 
     /// Parses and checks the device authorization reply of the provider at `endpoint`.
-    static func parse(_ response: HTTPResponse, from endpoint: URL, now: Date) throws(AuthError) -> DeviceAuthorization {
+    static func parse(_ response: HTTPReply, from endpoint: URL, now: Date) throws(AuthError) -> DeviceAuthorization {
         switch response.status {
         case 200: break
         case 400, 401, 403: throw TokenEndpointReply.refusal(response)

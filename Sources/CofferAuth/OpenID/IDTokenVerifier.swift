@@ -35,12 +35,11 @@ actor IDTokenVerifier {
     /// The verified claims of `token`. `nonce`: the one the login sent, or `nil` when none was
     /// (device flow, refresh). `subject`: after a refresh, the user the session belongs to.
     func verify(_ token: String, nonce: String?, subject: String? = nil) async throws(AuthError) -> IDTokenClaims {
-        let header: JWTHeader
-        do {
-            header = try DefaultJWTParser().parse(Array(token.utf8), as: IDTokenClaims.self).header
-        } catch {
-            throw .untrustedResponse(reason: "the ID token is not a signed JWT")
-        }
+        // The header alone, to pick the key: jwt-kit decodes the payload once, when it verifies.
+        guard let parts = try? DefaultJWTParser().getTokenParts(Array(token.utf8)),
+              let headerBytes = Base64URL.decode(String(decoding: parts.header, as: UTF8.self)),
+              let header = try? JSONDecoder().decode(JWTHeader.self, from: headerBytes)
+        else { throw .untrustedResponse(reason: "the ID token is not a signed JWT") }
         guard let algorithm = header.alg, Self.asymmetricAlgorithms.contains(algorithm) else {
             throw .untrustedResponse(reason: "the ID token's algorithm \((header.alg ?? "none").prefix(16)) is not accepted")
         }

@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Foundation
 import Glibc
@@ -43,7 +44,7 @@ final class LoopbackListener: Sendable {
     private let path: String
     private let channel: any Channel
     private let judge: @Sendable ([URLQueryItem]) -> Verdict
-    private let state = Locked(State())
+    private let state = Guarded(State())
 
     private struct State {
         var outcome: Result<String, AuthError>?
@@ -188,7 +189,7 @@ final class LoopbackListener: Sendable {
 
 /// Lets the channel handlers reach the listener, which exists only once the port is bound.
 private final class ListenerBox: Sendable {
-    let listener = Locked<LoopbackListener?>(nil)
+    let listener = Guarded<LoopbackListener?>(nil)
 }
 
 /// Answers each request on a connection, then closes the connection.

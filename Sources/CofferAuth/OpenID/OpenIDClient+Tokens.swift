@@ -28,7 +28,7 @@ extension OpenIDClient {
 
     /// Sends `request` with the access token, only to one of the session's API origins;
     /// a token the resource refuses (401) is refreshed once and the request sent again.
-    public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+    public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         guard let url = URL(string: request.url), let origin = Self.origin(of: url) else { throw .invalidRequest(reason: "not a URL") }
         guard let session = try session(), session.apiOrigins.contains(origin) else {
             throw .invalidRequest(reason: "\(HTTPTransport.redactedURL(request.url)) is not on an API origin of this login")
@@ -41,7 +41,7 @@ extension OpenIDClient {
     }
 
     /// Sends `request` as ``send(_:)-(HTTPClientRequest)`` does.
-    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPResponse {
+    public func send(_ request: ResourceRequest) async throws(AuthError) -> HTTPReply {
         try await send(request.httpRequest(token: nil))
     }
 

@@ -44,7 +44,7 @@ package struct ChallengeRound: Sendable {
     }
 
     /// The query parameters of a redirect's `Location` (the first of each name).
-    static func redirectQuery(_ response: HTTPResponse) throws(AuthError) -> [String: String] {
+    static func redirectQuery(_ response: HTTPReply) throws(AuthError) -> [String: String] {
         guard let location = response.header("Location"), let components = URLComponents(string: location),
               let pairs = FormEncoding.decode(components.percentEncodedQuery ?? "")
         else { throw .malformedResponse(reason: "the redirect has no usable Location") }

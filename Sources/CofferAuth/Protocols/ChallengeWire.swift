@@ -30,9 +30,9 @@ protocol ChallengeWire: Sendable {
     func token(of scope: TokenScope, dependsOn check: String) -> Bool
     /// The scope a resource's reply asks a token for, or `nil` when the reply is not this
     /// protocol's request for a token. `hint` is the scope the resource asked for last time.
-    func requiredScope(_ response: HTTPResponse, hint: TokenScope?) -> TokenScope?
+    func requiredScope(_ response: HTTPReply, hint: TokenScope?) -> TokenScope?
     /// Sends a request for a protected resource.
-    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPResponse
+    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPReply
 }
 
 /// What checking a stored registration found.

@@ -3,7 +3,7 @@
 /// ``AuthError/refused(_:)``; else an RFC 6749 error (``TokenEndpointReply/refusal(_:)``) for
 /// 400, 401 and 403; else the bare status.
 enum ErrorReply {
-    static func error(for response: HTTPResponse) -> AuthError {
+    static func error(for response: HTTPReply) -> AuthError {
         if let body = try? JSONReply.object(response), body["error"] == nil, let refusal = ServerRefusal(status: response.status, body: body) {
             return .refused(refusal)
         }

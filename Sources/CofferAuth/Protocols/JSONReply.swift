@@ -1,7 +1,7 @@
 /// JSON reply bodies: the content type and shape are checked before anything is read.
 enum JSONReply {
     /// The body as a JSON object's members, after checking the content type.
-    static func object(_ response: HTTPResponse) throws(AuthError) -> [String: JSONValue] {
+    static func object(_ response: HTTPReply) throws(AuthError) -> [String: JSONValue] {
         let contentType = response.header(HeaderName.contentType)
         guard MediaType.isJSON(contentType) else {
             throw .malformedResponse(reason: "content type is \(contentType.map { String($0.prefix(64)) } ?? "missing"), not JSON")

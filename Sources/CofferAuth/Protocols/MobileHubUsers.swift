@@ -4,10 +4,10 @@ import Foundation
 /// Mobile Cloud SDK uses them (`BasicAuthConfig`'s login and logout URLs, `BasicAuthService`):
 /// `GET {base}/mobile/platform/users/login` checks the credentials, `GET …/users/~` reads the
 /// current user, and `GET …/users/logout` ends the login at the backend.
-package enum MobileHubUsers {
-    package static let loginPath = "mobile/platform/users/login"
-    package static let currentUserPath = "mobile/platform/users/~"
-    package static let logoutPath = "mobile/platform/users/logout"
+enum MobileHubUsers {
+    static let loginPath = "mobile/platform/users/login"
+    static let currentUserPath = "mobile/platform/users/~"
+    static let logoutPath = "mobile/platform/users/logout"
 
     /// Checks `authorization` (`Basic …`): 2xx means good credentials; 401 and 403 refuse them.
     static func login(_ authorization: String, backend: MobileBackend, transport: HTTPTransport) async throws(AuthError) {

@@ -8,7 +8,7 @@ package enum TokenEndpointReply {
     /// a refresh refused with one of these leaves the refresh token as good as it was.
     static let requestErrors: Set<String> = ["invalid_request", "unsupported_grant_type", "invalid_scope"]
 
-    package static func token(from response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
+    package static func token(from response: HTTPReply, requireTokenType: Bool) throws(AuthError) -> TokenReply {
         switch response.status {
         case 200: return try TokenReply.parse(response, requireTokenType: requireTokenType)
         case 400, 401, 403: throw refusal(response)
@@ -17,13 +17,13 @@ package enum TokenEndpointReply {
     }
 
     /// The RFC 6749 §5.2 `error` code of a reply, when it carries one.
-    static func errorCode(_ response: HTTPResponse) -> String? {
+    static func errorCode(_ response: HTTPReply) -> String? {
         (try? JSONReply.object(response))?["error"]?.stringValue
     }
 
     /// The error for a 400, 401 or 403. A 401 always means the credentials (client or user)
     /// were refused; otherwise the RFC 6749 error code decides, when the body carries one.
-    package static func refusal(_ response: HTTPResponse) -> AuthError {
+    package static func refusal(_ response: HTTPReply) -> AuthError {
         if response.status == 401 { return .invalidCredentials }
         guard let object = try? JSONReply.object(response), let code = object["error"]?.stringValue else {
             return .serverError(status: response.status)

@@ -19,7 +19,7 @@ package struct TokenReply: Sendable {
 
     /// Parses and checks a 200 reply. `requireTokenType`: RFC 6749 makes `token_type` required;
     /// OMC's exchange reply may omit it (Bearer is then implied).
-    static func parse(_ response: HTTPResponse, requireTokenType: Bool) throws(AuthError) -> TokenReply {
+    static func parse(_ response: HTTPReply, requireTokenType: Bool) throws(AuthError) -> TokenReply {
         try parse(object: try JSONReply.object(response), requireTokenType: requireTokenType)
     }
 

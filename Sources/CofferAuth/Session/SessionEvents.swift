@@ -1,9 +1,10 @@
+import CofferBase
 import Coffer
 import Foundation
 
 /// Hands every ``SessionEvent`` to every current subscriber's `AsyncStream`.
 final class SessionEvents: Sendable {
-    private let subscribers = Locked<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
+    private let subscribers = Guarded<[UUID: AsyncStream<SessionEvent>.Continuation]>([:])
 
     /// A new stream of the events from now on. It ends when the subscriber stops iterating.
     func stream() -> AsyncStream<SessionEvent> {

@@ -41,7 +41,7 @@ package struct BearerChallenge: Sendable, Hashable {
     }
 
     /// The Bearer challenges in a response's `WWW-Authenticate` headers.
-    package static func all(in response: HTTPResponse) -> [BearerChallenge] {
+    package static func all(in response: HTTPReply) -> [BearerChallenge] {
         response.headers.filter { $0.name.caseInsensitiveCompare(HeaderName.wwwAuthenticate) == .orderedSame }
             .compactMap { BearerChallenge($0.value) }
     }

@@ -21,17 +21,17 @@ struct HTTPTransport: Sendable {
     let allowsInsecureHTTP: Bool
     let logger: Logger
 
-    func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPResponse {
+    func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         guard let url = URL(string: request.url) else { throw .invalidRequest(reason: "not a URL") }
         try TransportSecurity.check(url, allowInsecureHTTP: allowsInsecureHTTP, logger: logger)
-        let outcome: Result<HTTPResponse, AuthError> = await withTaskGroup(of: Result<HTTPResponse, AuthError>?.self) { group in
+        let outcome: Result<HTTPReply, AuthError> = await withTaskGroup(of: Result<HTTPReply, AuthError>?.self) { group in
             group.addTask { await perform(request) }
             group.addTask {
                 // Not cancelled: the deadline passed first. Cancelled: the reply came, or the caller gave up.
                 guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
                 return .failure(.timeout)
             }
-            var outcome: Result<HTTPResponse, AuthError> = .failure(.cancelled)
+            var outcome: Result<HTTPReply, AuthError> = .failure(.cancelled)
             for await result in group {
                 guard let result else { continue }
                 outcome = result
@@ -51,14 +51,14 @@ struct HTTPTransport: Sendable {
         return try outcome.get()
     }
 
-    private func perform(_ request: HTTPClientRequest) async -> Result<HTTPResponse, AuthError> {
+    private func perform(_ request: HTTPClientRequest) async -> Result<HTTPReply, AuthError> {
         do {
             let response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
             if let length = response.headers.first(name: "content-length").flatMap(Int.init), length > maxBodyBytes {
                 return .failure(.malformedResponse(reason: "body of \(length) bytes exceeds the \(maxBodyBytes)-byte limit"))
             }
             let body = try await response.body.collect(upTo: maxBodyBytes)
-            return .success(HTTPResponse(
+            return .success(HTTPReply(
                 status: Int(response.status.code),
                 headers: response.headers.map { (name: $0.name, value: $0.value) },
                 body: Data(body.readableBytesView)))

@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 
 /// Authorization codes: issued by the authorization endpoints, exchanged once at the token
@@ -19,7 +19,7 @@ final class AuthorizationCodes: Sendable {
         var session: String? = nil
     }
 
-    private let codes = Locked<[String: Grant]>([:])
+    private let codes = Guarded<[String: Grant]>([:])
 
     /// Issues a code for `grant`, and forgets the codes that expired unused by `now`.
     func issue(_ grant: Grant, now: Date) -> String {

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -18,7 +17,7 @@ struct CheckDecision: Sendable {
     /// successes}` (with `WWW-Authenticate: MFP-Challenge`) when one challenges, else 200
     /// `{successes}`, with `clockSynchronization`'s `serverTimeStamp` (ms) when `serverTime` is given.
     func reply(statistics: StatisticsCounter, serverTime: Date? = nil) -> Response {
-        var successes: [String: JSONValue] = [:], challenges: [String: JSONValue] = [:], failures: [String: JSONValue] = [:]
+        var successes: [String: JSON] = [:], challenges: [String: JSON] = [:], failures: [String: JSON] = [:]
         for (check, verdict) in verdicts {
             switch verdict {
             case .satisfied(let success): successes[check] = success
@@ -55,7 +54,7 @@ extension DevBackendState {
     }
 
     /// Decides `checks` for client `clientID`, with its answers; `nil` for an unknown client.
-    func decide(_ checks: [DevSecurityCheck], for clientID: String, answers: [String: JSONValue]) -> CheckDecision? {
+    func decide(_ checks: [DevSecurityCheck], for clientID: String, answers: [String: JSON]) -> CheckDecision? {
         let now = self.now
         return clients.withChecks(of: clientID) { states in
             var decision = CheckDecision()
@@ -73,15 +72,15 @@ extension DevBackendState {
         }
     }
 
-    /// The query parameters of `request` (form-decoded).
+    /// The query parameters of `request` (form-decoded); the first of a repeated one.
     func query(_ request: Request) -> [String: String] {
-        let pairs = FormEncoding.decode(request.uri.query ?? "") ?? []
+        let pairs = URLForm.pairs(request.uri.query ?? "") ?? []
         return Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// `redirectURI` with `parameters` added to its query.
     func redirect(to redirectURI: String, _ parameters: [(String, String)]) -> Response {
         let separator = redirectURI.contains("?") ? "&" : "?"
-        return Response(status: .found, headers: [.location: redirectURI + separator + FormEncoding.encode(parameters)])
+        return Response(status: .found, headers: [.location: redirectURI + separator + URLForm.encode(parameters)])
     }
 }

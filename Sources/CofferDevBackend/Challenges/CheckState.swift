@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 
 /// One security check's state for one client, as a `CredentialsValidationSecurityCheck` keeps it.
@@ -10,7 +9,7 @@ struct CheckState: Sendable {
     /// Satisfied until then (the success, or remember-me).
     var satisfiedUntil: Date?
     /// What the success sends: `{"user": …}` for `UserLogin`, `{}` otherwise.
-    var success: JSONValue = [:]
+    var success: JSON = [:]
     /// The user `UserLogin` authenticated.
     var user: String?
 

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 
 /// How the MobileFirst runtime checks a client assertion (`client_assertion`, RFC 7523), as the

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 
 /// The development backend's MobileFirst security checks, modelled on the samples'
@@ -19,7 +18,7 @@ enum DevSecurityCheck: String, CaseIterable, Sendable {
     /// Decides this check for a client in state `state`, with the client's `answer` if it sent
     /// one. An answer is always validated, even when the check is already satisfied: it is a
     /// new login.
-    func evaluate(_ state: inout CheckState, answer: JSONValue?, now: Date, configuration: MobileFirstConfiguration) -> CheckVerdict {
+    func evaluate(_ state: inout CheckState, answer: JSON?, now: Date, configuration: MobileFirstConfiguration) -> CheckVerdict {
         let policy = policy(configuration)
         if let until = state.blockedUntil {
             guard now >= until else { return .failure(Self.blocked(until: until, now: now)) }
@@ -60,7 +59,7 @@ enum DevSecurityCheck: String, CaseIterable, Sendable {
     }
 
     /// The user the answer authenticates (`UserLogin`), or `nil` for a right PIN; or why it is wrong.
-    private func validate(_ answer: JSONValue, configuration: MobileFirstConfiguration) -> Result<String?, Refusal> {
+    private func validate(_ answer: JSON, configuration: MobileFirstConfiguration) -> Result<String?, Refusal> {
         switch self {
         case .userLogin:
             guard let name = answer["username"]?.stringValue, let password = answer["password"]?.stringValue,
@@ -74,7 +73,7 @@ enum DevSecurityCheck: String, CaseIterable, Sendable {
     }
 
     /// MobileFirst's failure for a blocked client, and how long the block still lasts.
-    static func blocked(until: Date, now: Date) -> JSONValue {
+    static func blocked(until: Date, now: Date) -> JSON {
         ["failure": "Account blocked", "blockedForSeconds": .number(until.timeIntervalSince(now).rounded(.up))]
     }
 }

@@ -1,5 +1,4 @@
-import Coffer
-import CofferAuth
+import CofferBase
 import CryptoExtras
 import Foundation
 
@@ -15,14 +14,14 @@ final class RegisteredClients: Sendable {
     private struct Client {
         let server: Server
         let key: _RSA.Signing.PublicKey
-        var data: JSONValue
+        var data: JSON
         var checks: [String: CheckState] = [:]
     }
 
-    private let clients = Locked<[String: Client]>([:])
+    private let clients = Guarded<[String: Client]>([:])
 
     /// Registers a new client of `server` with its public key and data; returns its id.
-    func register(_ server: Server, key: _RSA.Signing.PublicKey, data: JSONValue) -> String {
+    func register(_ server: Server, key: _RSA.Signing.PublicKey, data: JSON) -> String {
         let id = UUID().uuidString.lowercased()
         clients.withLock { $0[id] = Client(server: server, key: key, data: data) }
         return id
@@ -39,13 +38,13 @@ final class RegisteredClients: Sendable {
     }
 
     /// The data client `id` registered with.
-    func data(of id: String) -> JSONValue? {
+    func data(of id: String) -> JSON? {
         clients.withLock { $0[id]?.data }
     }
 
     /// Replaces the data of client `id`. Returns whether it is registered.
     @discardableResult
-    func update(_ id: String, data: JSONValue) -> Bool {
+    func update(_ id: String, data: JSON) -> Bool {
         clients.withLock { clients in
             guard clients[id] != nil else { return false }
             clients[id]!.data = data

@@ -1,11 +1,11 @@
-import Coffer
+import CofferBase
 import Crypto
 import Foundation
 
 /// The signed messages already accepted, until they expire: a client assertion or a signed code
 /// is good once (RFC 7523 §3 item 7: the server may keep `jti`s to prevent replay).
 final class UsedAssertions: Sendable {
-    private let used = Locked<[Data: Date]>([:])
+    private let used = Guarded<[Data: Date]>([:])
 
     /// Records the message with `signature`, valid until `expiresAt`. Returns `false` when it
     /// was already used (a replay). Forgets the messages that expired by `now`.

@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Synchronization
 
 /// The faults armed on each endpoint. Each one is used for a number of requests, then disarms.
@@ -8,7 +8,7 @@ public final class FaultInjector: Sendable {
         var remaining: Int
     }
 
-    private let armed = Locked<[FaultEndpoint: Armed]>([:])
+    private let armed = Guarded<[FaultEndpoint: Armed]>([:])
     private let released = Atomic<Bool>(false)
 
     init() {}

@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 /// Answers with the armed fault, if any, before the route runs.

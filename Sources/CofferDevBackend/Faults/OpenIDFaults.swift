@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 
 /// The OpenID faults armed for the next replies: one per kind (ID token, authorization
 /// redirect, refresh, device poll), each used for a number of replies, then disarmed.
@@ -8,7 +8,7 @@ public final class OpenIDFaults: Sendable {
         var remaining: Int
     }
 
-    private let armed = Locked<[OpenIDFault.Kind: Armed]>([:])
+    private let armed = Guarded<[OpenIDFault.Kind: Armed]>([:])
 
     init() {}
 

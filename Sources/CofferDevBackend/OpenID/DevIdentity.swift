@@ -1,4 +1,3 @@
-import CofferAuth
 import Crypto
 import Foundation
 
@@ -22,8 +21,8 @@ public enum DevIdentity {
 
     /// The claims a scope releases (§5.4): `sub` always, `preferred_username` and `name` with
     /// `profile`, `email` and `email_verified` with `email`.
-    static func claims(of user: String, scope: [String]) -> [String: JSONValue] {
-        var claims: [String: JSONValue] = ["sub": .string(subject(of: user))]
+    static func claims(of user: String, scope: [String]) -> [String: JSON] {
+        var claims: [String: JSON] = ["sub": .string(subject(of: user))]
         if scope.contains("profile") {
             claims["preferred_username"] = .string(user)
             claims["name"] = .string(name(of: user))

@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 
 /// Device authorizations in progress (RFC 8628): a device code polled by the client and a user
@@ -44,7 +44,7 @@ final class DeviceGrants: Sendable {
         case decided, unknown, expired, alreadyDecided
     }
 
-    private let grants = Locked<[String: Grant]>([:])
+    private let grants = Guarded<[String: Grant]>([:])
 
     /// Starts a device authorization.
     func start(clientID: String, scope: [String], now: Date, lifetime: TimeInterval, interval: Int) -> Grant {

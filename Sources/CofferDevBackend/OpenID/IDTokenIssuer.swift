@@ -1,4 +1,3 @@
-import CofferAuth
 import Crypto
 import Foundation
 import JWTKit
@@ -23,7 +22,7 @@ extension DevBackendState {
             issuer: issuer, subject: DevIdentity.subject(of: user), audience: clientID,
             expires: now + Int(configuration.openID.idTokenLifetime.rounded()), issuedAt: now,
             authTime: Int(authTime.timeIntervalSince1970.rounded(.down)), nonce: nonce,
-            accessTokenHash: Base64URL.encode(Data(SHA256.hash(data: Data(accessToken.utf8))).prefix(16)),
+            accessTokenHash: UnpaddedBase64URL.encode(Data(SHA256.hash(data: Data(accessToken.utf8))).prefix(16)),
             preferredUsername: claims["preferred_username"]?.stringValue, name: claims["name"]?.stringValue,
             email: claims["email"]?.stringValue, emailVerified: claims["email_verified"]?.boolValue)
         let fault = openIDFaults.take(.idToken)

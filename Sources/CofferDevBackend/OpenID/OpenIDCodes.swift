@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 
 /// The OpenID provider's authorization codes (RFC 6749 §4.1.2, RFC 7636): single use, bound to
@@ -32,7 +32,7 @@ final class OpenIDCodes: Sendable {
         var family: String?
     }
 
-    private let codes = Locked<[String: Entry]>([:])
+    private let codes = Guarded<[String: Entry]>([:])
 
     /// How long a used code is remembered, to recognise a replay.
     private static let memory: TimeInterval = 3600

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -11,7 +10,7 @@ extension DevBackendState {
         let lifetime = configuration.tokenLifetime
         let accessToken = tokens.issue(
             .user(user), origin: .openID, clientID: clientID, expiresAt: now.addingTimeInterval(lifetime), scope: Set(scope), family: familyID)
-        var extra: [String: JSONValue] = ["refresh_token": .string(refreshToken), "scope": .string(ScopeList.format(scope))]
+        var extra: [String: JSON] = ["refresh_token": .string(refreshToken), "scope": .string(ScopeList.format(scope))]
         if scope.contains("openid") {
             do {
                 let idToken = try await idToken(

@@ -1,4 +1,3 @@
-import CofferAuth
 import Crypto
 import Foundation
 
@@ -14,12 +13,12 @@ enum PKCEVerifier {
 
     /// Whether `challenge` has the form of an S256 challenge: base64url of 32 bytes.
     static func isWellFormedChallenge(_ challenge: String) -> Bool {
-        challenge.utf8.count == 43 && Base64URL.decode(challenge)?.count == 32
+        challenge.utf8.count == 43 && LenientBase64.decode(challenge)?.count == 32
     }
 
     /// Whether `BASE64URL(SHA256(verifier)) == challenge` (§4.6).
     static func matches(verifier: String, challenge: String) -> Bool {
         guard isWellFormed(verifier) else { return false }
-        return Secrets.equal(Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))), challenge)
+        return Secrets.equal(UnpaddedBase64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))), challenge)
     }
 }

@@ -1,4 +1,3 @@
-import CofferAuth
 import Crypto
 import CryptoExtras
 import Foundation
@@ -10,7 +9,7 @@ struct SigningKey: Sendable {
     let privateKey: JWTKit.Insecure.RSA.PrivateKey
     let kid: String
     /// The public key as a JWK: `kty`, `use`, `alg`, `kid`, `n`, `e`.
-    let jwk: [String: JSONValue]
+    let jwk: [String: JSON]
     /// The public key's SPKI PEM, the secret of ``OpenIDFault/idTokenHS256WithPublicKey``.
     let publicKeyPEM: String
 
@@ -19,10 +18,10 @@ struct SigningKey: Sendable {
         let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let privateKey = try JWTKit.Insecure.RSA.PrivateKey(backing: backing)
         let primitives = try backing.publicKey.getKeyPrimitives()
-        let n = Base64URL.encode(primitives.modulus), e = Base64URL.encode(primitives.publicExponent)
+        let n = UnpaddedBase64URL.encode(primitives.modulus), e = UnpaddedBase64URL.encode(primitives.publicExponent)
         // RFC 7638 §3.2: the required members in lexicographic order, no whitespace.
-        let thumbprint = Base64URL.encode(Data(SHA256.hash(data: Data(#"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#.utf8))))
-        let jwk: [String: JSONValue] = [
+        let thumbprint = UnpaddedBase64URL.encode(Data(SHA256.hash(data: Data(#"{"e":"\#(e)","kty":"RSA","n":"\#(n)"}"#.utf8))))
+        let jwk: [String: JSON] = [
             "kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(thumbprint), "n": .string(n), "e": .string(e),
         ]
         return SigningKey(privateKey: privateKey, kid: thumbprint, jwk: jwk, publicKeyPEM: backing.publicKey.pemRepresentation)

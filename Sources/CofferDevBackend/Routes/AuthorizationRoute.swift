@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -45,9 +44,9 @@ extension DevBackendState {
                 return Reply.oauthError("invalid_request", "response_type=code, client_id and redirect_uri are required")
             }
             guard self.clients.contains(clientID, of: .clientAccess) else { return Reply.unknownClient() }
-            var answers: [String: JSONValue] = [:]
+            var answers: [String: JSON] = [:]
             if let value = Caller(request).bearer {
-                guard let object = JSONValue(parsing: Data(value.utf8))?.objectValue else {
+                guard let object = JSON(parsing: Data(value.utf8))?.objectValue else {
                     return Reply.oauthError("invalid_request", "the Authorization header carries no JSON answers")
                 }
                 answers = object
@@ -57,7 +56,7 @@ extension DevBackendState {
     }
 
     /// The custom realm's verdict on `answer`, as the MCA authorization reply.
-    private func realmReply(answer: JSONValue?, clientID: String, redirectURI: String, session: String) -> Response {
+    private func realmReply(answer: JSON?, clientID: String, redirectURI: String, session: String) -> Response {
         let realm = configuration.clientAccess.realm
         guard let answer, !answer.isNull else {
             statistics.count(\.challenges)
@@ -66,22 +65,22 @@ extension DevBackendState {
                 headers: [.wwwAuthenticate: "WL-Composite-Challenge"])
         }
         guard let name = answer["username"]?.stringValue, let password = answer["password"]?.stringValue,
-              let user = user(BasicCredentials(user: name, password: password))
+              let user = user(name, password: password)
         else {
-            let result: JSONValue = ["WL-Authentication-Failure": [realm: ["reason": "wrong user name or password"]]]
-            return redirect(to: redirectURI, [("wl_result", String(decoding: result.compactJSON, as: UTF8.self))])
+            let result: JSON = ["WL-Authentication-Failure": [realm: ["reason": "wrong user name or password"]]]
+            return redirect(to: redirectURI, [("wl_result", String(decoding: result.text, as: UTF8.self))])
         }
         let now = self.now
         let code = codes.issue(AuthorizationCodes.Grant(
             clientID: clientID, redirectURI: redirectURI, scope: [], subject: .user(user), origin: .clientAccess,
             tokenExpiresAt: now.addingTimeInterval(configuration.clientAccess.tokenLifetime),
             codeExpiresAt: now.addingTimeInterval(configuration.clientAccess.codeLifetime), session: session), now: now)
-        let result: JSONValue = ["WL-Authentication-Success": [realm: ["userIdentity": userIdentity(user)]]]
-        return redirect(to: redirectURI, [("code", code), ("wl_result", String(decoding: result.compactJSON, as: UTF8.self))])
+        let result: JSON = ["WL-Authentication-Success": [realm: ["userIdentity": userIdentity(user)]]]
+        return redirect(to: redirectURI, [("code", code), ("wl_result", String(decoding: result.text, as: UTF8.self))])
     }
 
     /// The realm's `userIdentity` for `user`.
-    func userIdentity(_ user: String) -> JSONValue {
+    func userIdentity(_ user: String) -> JSON {
         ["id": .string(user), "displayName": .string(user), "authBy": .string(configuration.clientAccess.realm), "attributes": [:]]
     }
 }

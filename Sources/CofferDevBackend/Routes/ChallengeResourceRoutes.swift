@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 extension DevBackendState {
@@ -47,8 +46,8 @@ extension DevBackendState {
     }
 
     /// What each MobileFirst resource answers.
-    private static func resourceBody(_ name: String, user: String?) -> [String: JSONValue] {
-        let user: JSONValue = user.map { .string($0) } ?? .null
+    private static func resourceBody(_ name: String, user: String?) -> [String: JSON] {
+        let user: JSON = user.map { .string($0) } ?? .null
         switch name {
         case "balance": return ["balance": "19938.80"]
         case "transfer": return ["transferred": true, "user": user]

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 import JWTKit

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -33,13 +32,12 @@ extension DevBackendState {
             return Reply.json([
                 "device_code": .string(grant.deviceCode), "user_code": .string(grant.userCode),
                 "verification_uri": .string(verification),
-                "verification_uri_complete": .string(verification + "?" + FormEncoding.encode([("user_code", grant.userCode)])),
+                "verification_uri_complete": .string(verification + "?" + URLForm.encode([("user_code", grant.userCode)])),
                 "expires_in": .number(openID.deviceCodeLifetime.rounded()), "interval": .number(Double(openID.deviceInterval)),
             ])
         }
         router.get(RouterPath(DevBackendPath.OpenID.deviceVerify)) { request, _ -> Response in
-            let userCode = FormEncoding.decode(request.uri.query ?? "")?.first { $0.name == "user_code" }?.value
-            return LoginForms.device(userCode: userCode)
+            LoginForms.device(userCode: self.query(request)["user_code"])
         }
         router.post(RouterPath(DevBackendPath.OpenID.deviceVerify)) { request, _ -> Response in
             let form: FormBody
@@ -55,7 +53,7 @@ extension DevBackendState {
             case "deny": user = nil
             case "allow":
                 guard let name = form["username"], let password = form.values["password"],
-                      let known = self.user(BasicCredentials(user: name, password: password))
+                      let known = self.user(name, password: password)
                 else { return LoginForms.device(userCode: userCode, message: "Wrong user name or password.", status: .unauthorized) }
                 user = known
             default: return LoginForms.device(userCode: userCode, message: "Choose Allow or Deny.", status: .badRequest)

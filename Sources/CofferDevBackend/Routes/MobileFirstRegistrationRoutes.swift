@@ -1,4 +1,3 @@
-import CofferAuth
 import CryptoExtras
 import Hummingbird
 
@@ -18,7 +17,7 @@ extension DevBackendState {
         let mobileFirst = configuration.mobileFirst
         router.post(RouterPath(DevBackendPath.mobileFirstAPI(DevBackendPath.MobileFirst.registration, mobileFirst))) { request, _ -> Response in
             self.statistics.count(\.registrations)
-            let registration: (key: _RSA.Signing.PublicKey, data: JSONValue)
+            let registration: (key: _RSA.Signing.PublicKey, data: JSON)
             switch await self.signedRegistration(request, registeredKey: nil) {
             case .success(let read): registration = read
             case .failure(let refusal): return refusal.response
@@ -50,8 +49,8 @@ extension DevBackendState {
     /// which must be `registeredKey` when given.
     private func signedRegistration(
         _ request: Request, registeredKey: _RSA.Signing.PublicKey?
-    ) async -> Result<(key: _RSA.Signing.PublicKey, data: JSONValue), RegistrationRefusal> {
-        let body: [String: JSONValue]
+    ) async -> Result<(key: _RSA.Signing.PublicKey, data: JSON), RegistrationRefusal> {
+        let body: [String: JSON]
         do { body = try await JSONBody.read(request) } catch { return .failure(RegistrationRefusal(reason: "The body is not a JSON object.")) }
         guard let parts = body["signedRegistrationData"], let header = parts["header"]?.stringValue,
               let payload = parts["payload"]?.stringValue, let signature = parts["signature"]?.stringValue,

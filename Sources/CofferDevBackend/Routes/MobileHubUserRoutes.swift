@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 extension DevBackendState {

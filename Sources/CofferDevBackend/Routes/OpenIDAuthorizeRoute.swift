@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -12,7 +11,7 @@ extension DevBackendState {
     func addOpenIDAuthorizeRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.get(RouterPath(DevBackendPath.OpenID.authorize)) { request, _ -> Response in
             self.statistics.count(\.openIDAuthorizations)
-            guard let pairs = FormEncoding.decode(request.uri.query ?? "") else {
+            guard let pairs = URLForm.pairs(request.uri.query ?? "") else {
                 return HTMLPage.response(title: "Bad request", body: HTMLPage.message("The query is malformed."), status: .badRequest)
             }
             let parsed: AuthorizationRequest
@@ -42,7 +41,7 @@ extension DevBackendState {
                 return self.authorizationRedirect(parsed.redirectURI, state: parsed.state, [("error", "access_denied")])
             case "allow":
                 guard let name = form["username"], let password = form.values["password"],
-                      let user = self.user(BasicCredentials(user: name, password: password))
+                      let user = self.user(name, password: password)
                 else { return LoginForms.authorization(parsed, error: "Wrong user name or password.", status: .unauthorized) }
                 return self.approve(parsed, as: user)
             default:

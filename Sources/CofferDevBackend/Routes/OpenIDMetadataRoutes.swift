@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 extension DevBackendState {
@@ -24,9 +23,9 @@ extension DevBackendState {
 
     /// The provider's metadata (OpenID Connect Discovery 1.0 §3, RFC 8414 §2, RFC 9207 §3).
     /// The token and revocation endpoints are the backend's OAuth ones.
-    var providerMetadata: [String: JSONValue]? {
+    var providerMetadata: [String: JSON]? {
         guard let base = baseURL?.absoluteString, let issuer else { return nil }
-        let authMethods: JSONValue = ["none", "client_secret_basic", "client_secret_post"]
+        let authMethods: JSON = ["none", "client_secret_basic", "client_secret_post"]
         return [
             "issuer": .string(issuer),
             "authorization_endpoint": .string(base + DevBackendPath.OpenID.authorize),
@@ -43,7 +42,7 @@ extension DevBackendState {
             "token_endpoint_auth_methods_supported": authMethods,
             "revocation_endpoint_auth_methods_supported": authMethods,
             "code_challenge_methods_supported": ["S256"],
-            "scopes_supported": .array(configuration.openID.scopes.map(JSONValue.string)),
+            "scopes_supported": .array(configuration.openID.scopes.map(JSON.string)),
             "claims_supported": [
                 "sub", "iss", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "preferred_username", "name", "email", "email_verified",
             ],

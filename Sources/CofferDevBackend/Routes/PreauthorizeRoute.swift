@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 extension DevBackendState {
@@ -11,7 +10,7 @@ extension DevBackendState {
         let mobileFirst = configuration.mobileFirst
         router.post(RouterPath(DevBackendPath.mobileFirstAPI(DevBackendPath.MobileFirst.preauthorize, mobileFirst))) { request, _ -> Response in
             self.statistics.count(\.preauthorizations)
-            let body: [String: JSONValue]
+            let body: [String: JSON]
             do { body = try await JSONBody.read(request) } catch let refusal as FormBody.Refusal {
                 return Reply.oauthError("invalid_request", refusal.description)
             }

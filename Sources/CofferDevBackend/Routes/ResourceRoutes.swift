@@ -1,4 +1,3 @@
-import CofferAuth
 import Hummingbird
 
 extension DevBackendState {
@@ -28,7 +27,7 @@ extension DevBackendState {
             guard let value = caller.bearer, let token = self.tokens.valid(value, at: self.now) else {
                 return Reply.unauthorized("Bearer", error: caller.bearer == nil ? nil : "invalid_token")
             }
-            return Reply.json(["user": token.userName.map(JSONValue.string) ?? .null, "client": token.clientID.map(JSONValue.string) ?? .null])
+            return Reply.json(["user": token.userName.map(JSON.string) ?? .null, "client": token.clientID.map(JSON.string) ?? .null])
         }
     }
 }

@@ -1,4 +1,3 @@
-import CofferAuth
 import Foundation
 import Hummingbird
 
@@ -23,7 +22,7 @@ extension DevBackendState {
             switch (form["grant_type"], client) {
             case ("password", .oauth(let id)): return self.passwordGrant(form, clientID: id)
             case ("client_credentials", .oauth(let id)): return self.issue(.client(id), origin: .clientCredentials, clientID: id)
-            case (TokenExchangeForm.grantType, .oauth(let id)): return self.tokenExchangeGrant(form, clientID: id)
+            case (TokenExchangeGrant.grantType, .oauth(let id)): return self.tokenExchangeGrant(form, clientID: id)
             case ("refresh_token", _): return await self.refreshGrant(form, clientID: client.id)
             case ("authorization_code", .openID(let registration)): return await self.authorizationCodeGrant(form, clientID: registration.id)
             case (DeviceCodeGrant.grantType, .openID(let registration)): return await self.deviceCodeGrant(form, clientID: registration.id)
@@ -38,7 +37,7 @@ extension DevBackendState {
         guard let name = form["username"], let password = form.values["password"] else {
             return Reply.oauthError("invalid_request", "username and password are required")
         }
-        guard let user = user(BasicCredentials(user: name, password: password)) else {
+        guard let user = user(name, password: password) else {
             return Reply.oauthError("invalid_grant", "the user name or password is wrong")
         }
         guard configuration.passwordGrantIssuesRefreshTokens else { return issue(.user(user), origin: .oauth, clientID: clientID) }
@@ -49,25 +48,10 @@ extension DevBackendState {
         return issue(.user(user), origin: .oauth, clientID: clientID, family: family.familyID, extra: ["refresh_token": .string(family.token)])
     }
 
-    /// RFC 8693 §2.1: the subject token must be one of the accepted third-party tokens.
-    private func tokenExchangeGrant(_ form: FormBody, clientID: String) -> Response {
-        guard let subjectToken = form["subject_token"], let type = form["subject_token_type"] else {
-            return Reply.oauthError("invalid_request", "subject_token and subject_token_type are required")
-        }
-        guard [TokenExchangeForm.accessTokenType, "urn:ietf:params:oauth:token-type:jwt"].contains(type) else {
-            return Reply.oauthError("invalid_request", "unsupported subject_token_type")
-        }
-        guard let user = configuration.ssoTokens[subjectToken] else {
-            return Reply.oauthError("invalid_grant", "the subject token is not valid")
-        }
-        return issue(.user(user), origin: .sso, clientID: clientID, lifetime: configuration.exchangeTokenLifetime,
-                     extra: ["issued_token_type": .string(TokenExchangeForm.accessTokenType)])
-    }
-
     /// Issues a token and replies with it.
     func issue(
         _ subject: IssuedToken.Subject, origin: IssuedToken.Origin, clientID: String?,
-        lifetime: TimeInterval? = nil, family: String? = nil, extra: [String: JSONValue] = [:]
+        lifetime: TimeInterval? = nil, family: String? = nil, extra: [String: JSON] = [:]
     ) -> Response {
         let lifetime = lifetime ?? configuration.tokenLifetime
         let value = tokens.issue(subject, origin: origin, clientID: clientID, expiresAt: now.addingTimeInterval(lifetime), family: family)

@@ -1,4 +1,3 @@
-import CofferAuth
 import CryptoExtras
 import Foundation
 
@@ -6,8 +5,8 @@ import Foundation
 /// backend's own code: a JWS (RFC 7515) whose header names RS256 and may carry the signer's
 /// public key, as a JWK (MobileFirst's `jwk`: `kty`, `n`, `e`) or as MCA's `jpk` (`alg`, `mod`, `exp`).
 struct SignedMessage {
-    let header: [String: JSONValue]
-    let payload: JSONValue
+    let header: [String: JSON]
+    let payload: JSON
     /// The first two segments as sent: what the signature covers.
     let signingInput: Data
     let signature: Data
@@ -21,8 +20,8 @@ struct SignedMessage {
 
     /// Reads the three segments of a JWS (MobileFirst's `signedRegistrationData`).
     init?(header headerSegment: String, payload payloadSegment: String, signature signatureSegment: String) {
-        guard let headerBytes = LenientBase64.decode(headerSegment), let header = JSONValue(parsing: headerBytes)?.objectValue,
-              let payloadBytes = LenientBase64.decode(payloadSegment), let payload = JSONValue(parsing: payloadBytes),
+        guard let headerBytes = LenientBase64.decode(headerSegment), let header = JSON(parsing: headerBytes)?.objectValue,
+              let payloadBytes = LenientBase64.decode(payloadSegment), let payload = JSON(parsing: payloadBytes),
               let signature = LenientBase64.decode(signatureSegment), !signature.isEmpty
         else { return nil }
         self.header = header

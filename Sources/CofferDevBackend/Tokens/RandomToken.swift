@@ -1,9 +1,8 @@
-import CofferAuth
-
 /// Random, URL-safe, opaque strings: tokens, codes, client ids and secrets.
 enum RandomToken {
-    /// `bytes` random bytes, base64url without padding.
+    /// `bytes` bytes from the system's CSPRNG, base64url without padding.
     static func make(bytes: Int) -> String {
-        Base64URL.random(bytes: bytes)
+        var generator = SystemRandomNumberGenerator()
+        return UnpaddedBase64URL.encode((0..<bytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }

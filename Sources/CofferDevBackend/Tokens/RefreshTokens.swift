@@ -1,4 +1,4 @@
-import Coffer
+import CofferBase
 import Foundation
 
 /// Refresh tokens (RFC 6749 §6), in families: every login starts one, every refresh rotates
@@ -39,7 +39,7 @@ final class RefreshTokens: Sendable {
         var tokens: [String: Entry] = [:]
     }
 
-    private let store = Locked(Store())
+    private let store = Guarded(Store())
 
     /// Starts a family and returns its id and first token.
     func start(

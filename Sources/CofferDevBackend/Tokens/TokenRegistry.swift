@@ -1,9 +1,9 @@
-import Coffer
+import CofferBase
 import Foundation
 
 /// The tokens the development backend issued: random, opaque, with an expiry.
 final class TokenRegistry: Sendable {
-    private let tokens = Locked<[String: IssuedToken]>([:])
+    private let tokens = Guarded<[String: IssuedToken]>([:])
 
     /// Issues a new random token for `subject`.
     func issue(

@@ -1,3 +1,4 @@
+import CofferBase
 import CGio
 import Coffer
 import Dispatch
@@ -18,7 +19,7 @@ final class MainLoopThread<Resident: AnyObject>: @unchecked Sendable {
     private var resident: Resident?
     private let finished = DispatchSemaphore(value: 0)
     /// Whether the loop ran and ``quit()`` has not yet waited for its end.
-    private let running = Locked(false)
+    private let running = Guarded(false)
 
     init() {
         context = g_main_context_new()
@@ -34,7 +35,7 @@ final class MainLoopThread<Resident: AnyObject>: @unchecked Sendable {
     /// ``quit()``, then `tearDown` runs there. Returns when `setUp` has returned or thrown.
     func start<E: Error>(name: String, setUp: @escaping @Sendable () throws(E) -> Resident, tearDown: @escaping @Sendable (Resident) -> Void) throws(E) {
         let started = DispatchSemaphore(value: 0)
-        let failure = Locked<E?>(nil)
+        let failure = Guarded<E?>(nil)
         let thread = Thread { [self] in
             g_main_context_push_thread_default(context)
             defer {

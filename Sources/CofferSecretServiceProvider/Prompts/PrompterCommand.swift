@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import Foundation
 import Glibc
@@ -21,8 +22,8 @@ package struct PrompterCommand: Sendable {
 
     /// A run that ``Prompt`` can end early (`Dismiss`): it kills the command.
     final class Run: Sendable {
-        private let child = Locked<pid_t?>(nil)
-        private let cancelled = Locked(false)
+        private let child = Guarded<pid_t?>(nil)
+        private let cancelled = Guarded(false)
 
         func cancel() {
             cancelled.withLock { $0 = true }

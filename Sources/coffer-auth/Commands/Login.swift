@@ -5,8 +5,7 @@ import CofferCommandLine
 import Foundation
 
 struct Login: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        abstract: "Log in to an OpenID provider (--issuer) or a mobile backend (--backend-url); the login persists in the store.",
+    static let configuration = ForwardedCommands.login.configuration(
         discussion: """
             OPENID PROVIDERS (Keycloak, Okta, Entra ID, Google, …)
             coffer login --issuer URL --client-id ID [--client-secret-fd N] [--scope S] \

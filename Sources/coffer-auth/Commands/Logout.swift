@@ -3,8 +3,7 @@ import CofferAuth
 import CofferCommandLine
 
 struct Logout: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        abstract: "Log out: remove the session from the vault, then revoke the token.",
+    static let configuration = ForwardedCommands.logout.configuration(
         discussion: """
             Everything local is removed even when the backend is unreachable; a step that failed \
             is named, with exit status 6. With --all, every session and client in the store ends: \

@@ -5,8 +5,7 @@ import CofferCommandLine
 import Foundation
 
 struct Request: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        abstract: "GET a protected URL and print the body: with the stored login, or answering MobileFirst or MCA challenges.",
+    static let configuration = ForwardedCommands.request.configuration(
         discussion: """
             Without --mobilefirst or --mca-tenant, the request is authorized by the session of \
             `coffer login`: a URL starting with / is taken relative to the backend's base URL, and \
@@ -52,7 +51,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
 
     func run() async throws {
         if !url.hasPrefix("/") { try root.network.check(try MobileBackendOptions.parse(url)) }
-        let response: HTTPResponse
+        let response: HTTPReply
         if !challenges.isGiven, try profile.profile != nil || root.defaultsToOpenID() {
             guard !url.hasPrefix("/") else { throw CLIError.usage("with an OpenID login, give the resource's whole URL") }
             response = try await root.openIDClient(profile: profile.name).client.send(HTTPClientRequest(url: url))
@@ -74,7 +73,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
     }
 
     /// Prints the body (with a final newline) and fails with exit 5 for an HTTP error.
-    private func print(_ response: HTTPResponse) throws {
+    private func print(_ response: HTTPReply) throws {
         try StandardStreams.write(response.body)
         if !response.body.isEmpty, response.body.last != UInt8(ascii: "\n") { try StandardStreams.write(Array("\n".utf8)) }
         guard response.isSuccess else { throw CLIError(message: "HTTP \(response.status)", exitStatus: 5) }

@@ -3,9 +3,7 @@ import CofferAuth
 import CofferCommandLine
 
 struct SSOExchange: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        commandName: "sso-exchange",
-        abstract: "Exchange a third-party token (read from stdin) for a backend token.",
+    static let configuration = ForwardedCommands.ssoExchange.configuration(
         discussion: """
             The backend is the one given with --backend-url/--backend-id, else the one of the \
             last login. With --store, the exchanged token and the backend are stored in the \

@@ -4,8 +4,7 @@ import CofferCommandLine
 import Foundation
 
 struct Status: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        abstract: "Show a stored login, without the network: an OpenID profile, or the mobile backend's session.",
+    static let configuration = ForwardedCommands.status.configuration(
         discussion: """
             With --profile, or when no mobile-backend login is stored, the OpenID login of that \
             profile (default: default). --json prints issuer, subject, user, expiresAt (ISO 8601), \

@@ -3,9 +3,7 @@ import CofferAuth
 import CofferCommandLine
 
 struct TokenCommand: AsyncParsableCommand, ReadsDescriptors {
-    static let configuration = CommandConfiguration(
-        commandName: "token",
-        abstract: "Print a valid access token of an OpenID login, refreshing it first when needed.",
+    static let configuration = ForwardedCommands.token.configuration(
         discussion: """
             Like `gh auth token`: for scripts, for example curl -H "Authorization: Bearer $(coffer token)". \
             Several commands started together make one refresh between them. Exit status 10 when \

@@ -10,6 +10,9 @@ struct Init: ParsableCommand, ReadsDescriptors {
             With --keyfile PATH, the key file is generated (32 random bytes, mode 0600) unless it exists.
             With --secret-service-slot, a Secret Service slot is added too, so the vault opens with no
             prompt while your keyring is unlocked; the passphrase (or key file) stays as the way back in.
+            With --systemd-creds-slot, a systemd-creds slot is added too (--with-key, --tpm2-device,
+            --tpm2-pcrs as for `slots add`), so the vault opens on this machine with no person; the
+            passphrase (or key file) stays as the way back in.
             """)
 
     @ParentCommand var root: CofferCommand
@@ -20,6 +23,10 @@ struct Init: ParsableCommand, ReadsDescriptors {
     @Flag(name: .customLong("secret-service-slot"), help: "Also add a Secret Service slot.")
     var secretServiceSlot = false
 
+    @Flag(name: .customLong("systemd-creds-slot"), help: "Also add a systemd-creds slot (host key, TPM2).")
+    var systemdCredsSlot = false
+    @OptionGroup var systemdCredsOptions: SystemdCredsSlotOptions
+
     var vaultOptions: VaultOptions? { root.vault }
 
     func run() throws {
@@ -27,6 +34,7 @@ struct Init: ParsableCommand, ReadsDescriptors {
         let secretService = root.storeOptions.secretService
         // Fail before creating anything when the Secret Service cannot take the slot's key.
         if secretServiceSlot { try Self.requireAvailable(try SecretService.status(timeout: secretService.timeout)) }
+        let machineSlot: VaultCredential? = systemdCredsSlot ? .systemdCredential(try systemdCredsOptions.options(root.storeOptions)) : nil
         let credential: VaultCredential
         if let keyFile = root.vault.keyFileURL {
             if !FileManager.default.fileExists(atPath: keyFile.path) { try KeyFile.generate(at: keyFile) }
@@ -36,18 +44,19 @@ struct Init: ParsableCommand, ReadsDescriptors {
                 fd: root.vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "New passphrase: ", confirm: true)
         }
         let vault = try Vault.create(at: url, with: credential, configuration: Vault.Configuration(passphraseCost: kdf.cost))
-        if secretServiceSlot {
-            do {
-                let slot = try vault.addKeySlot(.secretService(secretService))
-                try StandardStreams.printLine("created \(TerminalText.escaped(vault.url.path)) with \(slot)")
-                return
-            } catch {
-                // The vault is new and empty: remove it rather than leave one without the slot asked for.
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.url.path + suffix) }
-                throw error
-            }
+        // The systemd-creds slot first: its credential lives in the vault, so removing the vault
+        // after a failure leaves nothing behind, where a Secret Service key would stay.
+        let extraSlots = (machineSlot.map { [$0] } ?? []) + (secretServiceSlot ? [VaultCredential.secretService(secretService)] : [])
+        var added: [KeySlot] = []
+        do {
+            for extra in extraSlots { added.append(try vault.addKeySlot(extra)) }
+        } catch {
+            // The vault is new and empty: remove it rather than leave one without the slots asked for.
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: vault.url.path + suffix) }
+            throw error
         }
-        try StandardStreams.printLine("created \(TerminalText.escaped(vault.url.path))")
+        let with = added.isEmpty ? "" : " with " + added.map(\.description).joined(separator: " and ")
+        try StandardStreams.printLine("created \(TerminalText.escaped(vault.url.path))\(with)")
     }
 
     /// Throws the error an operation would meet when the Secret Service is not available.

@@ -1,46 +1,75 @@
-/// Finds, before parsing, whether a command line names a forwarded command (``ForwardedCommand``):
-/// the first word that is not a root option or its value, or the word after `help`.
-enum ForwardedInvocation {
-    /// The subcommands other executables run.
-    static let commands: [String: ForwardedExecutable] = [
-        "login": .auth, "token": .auth, "status": .auth, "logout": .auth, "sso-exchange": .auth, "request": .auth,
-        "dev-backend": .devBackend,
-    ]
+import ArgumentParser
+import CofferCommandLine
+import Glibc
 
-    /// The root options that take a value (`--vault PATH`), as given before the subcommand.
-    /// `ForwardedCommandTests` checks this list against the parser's own.
-    static let rootOptionsWithValues: Set<String> = [
-        "--vault", "--passphrase-fd", "--keyfile", "--backend", "--unlock", "--secret-service-timeout",
-    ]
+/// A command line that names a forwarded command (``ForwardedCommands``), as `coffer` hands it
+/// on: the executable gets the subcommand and the arguments after it, never the root options
+/// before it, which travel in the environment (`COFFER_VAULT`, `COFFER_KEYFILE`, …), as git
+/// passes its global options to its helpers.
+struct ForwardedInvocation {
+    let command: ForwardedCommand
+    /// The executable's arguments: the subcommand first.
+    let arguments: [String]
+    /// The root options given before the subcommand, as environment variables.
+    let environment: [String: String]
 
-    /// The executable and its arguments when `arguments` (without the program name) name a
-    /// forwarded command; `nil` otherwise, and for anything the scan does not understand.
-    static func target(of arguments: [String]) -> (ForwardedExecutable, [String])? {
-        var index = arguments.startIndex
-        var asksForHelp = false
-        while index < arguments.endIndex {
-            let word = arguments[index]
-            if rootOptionsWithValues.contains(word) {
-                index += 2
-                continue
-            }
-            if word.hasPrefix("-") {
-                let name = String(word.prefix { $0 != "=" })
-                guard word.contains("=") ? rootOptionsWithValues.contains(name) : ["--no-agent", "--insecure-http"].contains(word) else { return nil }
-                index += 1
-                continue
-            }
-            if word == "help", !asksForHelp {
-                asksForHelp = true
-                index += 1
-                continue
-            }
-            guard let executable = commands[word] else { return nil }
-            switch executable {
-            case .auth: return (executable, arguments)
-            case .devBackend: return (executable, asksForHelp ? ["--help"] : Array(arguments[(index + 1)...]))
-            }
+    init(command: ForwardedCommand, arguments: [String], environment: [String: String]) {
+        self.command = command
+        self.arguments = [command.name] + arguments
+        self.environment = environment
+    }
+
+    /// The invocation `arguments` (without the program name) make: root options, then a
+    /// forwarded command's name (or `help` and its name); `nil` for anything else. Where the
+    /// root options end is found by `coffer`'s own option parser, never a hand-kept list.
+    init?(_ arguments: [String]) {
+        for index in arguments.indices {
+            let asksForHelp = arguments[index] == "help" && index + 1 < arguments.endIndex
+            guard let command = ForwardedCommands.named(asksForHelp ? arguments[index + 1] : arguments[index]),
+                  let root = try? RootOptions.parse(Array(arguments[..<index]))
+            else { continue }
+            self.init(
+                command: command, arguments: asksForHelp ? ["--help"] : Array(arguments[(index + 1)...]),
+                environment: RootOptions.forwardedEnvironment(root.vault, root.storeOptions, root.network))
+            return
         }
         return nil
+    }
+
+    /// Runs the command's executable, from `coffer`'s own folder, in place of this process
+    /// (`execv`): same pid, descriptors and environment, plus ``environment``.
+    func run() throws -> Never {
+        let path = try Self.folder() + "/" + command.executable.rawValue
+        for (name, value) in environment { setenv(name, value, 1) }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        execv(path, argv)
+        let reason = String(cString: strerror(errno))
+        throw CLIError(message: "cannot run \(path): \(reason) (it is installed beside coffer)", exitStatus: 69)
+    }
+
+    /// The folder of the running `coffer` executable, from `/proc/self/exe`. Never the working
+    /// folder when that cannot be read: a `coffer-auth` there could be anyone's.
+    private static func folder() throws -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count)
+        let reason = length < 0 ? String(cString: strerror(errno)) : "no usable path"
+        let path = length > 0 && length < buffer.count ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else {
+            throw CLIError(message: "cannot find the folder coffer runs from (/proc/self/exe: \(reason)), where coffer-auth and coffer-dev-backend are", exitStatus: 69)
+        }
+        return String(path[..<slash])
+    }
+}
+
+/// `coffer`'s root options alone, to find where they end before a forwarded command.
+struct RootOptions: ParsableArguments {
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var network: NetworkOptions
+
+    /// The root options given on the command line, as the environment variables that carry
+    /// them to a forwarded command.
+    static func forwardedEnvironment(_ vault: VaultOptions, _ store: StoreOptions, _ network: NetworkOptions) -> [String: String] {
+        vault.forwardedEnvironment.merging(store.forwardedEnvironment) { $1 }.merging(network.forwardedEnvironment) { $1 }
     }
 }

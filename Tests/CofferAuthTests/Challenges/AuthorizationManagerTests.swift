@@ -1,5 +1,6 @@
 @testable import CofferAuth
 import CofferDevBackend
+import CofferTestSupport
 import XCTest
 
 /// `AuthorizationManager`: preemptive login, obtainAccessToken, logout and isChallenged, against the `UserLogin` check.

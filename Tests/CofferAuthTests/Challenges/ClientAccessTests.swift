@@ -1,5 +1,6 @@
 @testable import CofferAuth
 import CofferDevBackend
+import CofferTestSupport
 import XCTest
 
 /// IBM Mobile Client Access: a custom realm's challenge answered through an `AuthenticationDelegate`, end to end over loopback.

@@ -1,5 +1,6 @@
 @testable import CofferAuth
 import CofferDevBackend
+import CofferTestSupport
 import XCTest
 
 /// Many requests meeting one challenge: one prompt, and every waiter completes.
@@ -8,7 +9,7 @@ final class ConcurrentChallengeTests: ChallengeTestCase {
     static let login = MobileFirstConfiguration.userLoginCheck
 
     /// Starts 20 concurrent balance requests with a manual PIN handler, and waits until all 20 wait for its one challenge.
-    private func twentyWaitingRequests(_ client: ChallengeClient, _ handler: TestChallengeHandler) async -> Task<[Result<HTTPResponse, AuthError>], Never> {
+    private func twentyWaitingRequests(_ client: ChallengeClient, _ handler: TestChallengeHandler) async -> Task<[Result<HTTPReply, AuthError>], Never> {
         let balance = resource("balance")
         let requests = Task { await concurrently(20) { () async throws(AuthError) in try await balance.send(using: client) } }
         await handler.challenge()

@@ -1,5 +1,6 @@
 @testable import CofferAuth
 import CofferDevBackend
+import CofferTestSupport
 import XCTest
 
 /// MobileFirst's `PinCodeAttempts` security check through `ResourceRequest`, end to end over loopback.

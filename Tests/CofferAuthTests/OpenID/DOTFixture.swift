@@ -93,19 +93,10 @@ final class DOTFixture: Sendable {
         try vault.items(matching: ItemQuery(service: OpenIDSessionLocation.service)).count
     }
 
-    /// Reads every item of the store, attributes and secret, and checks the user's password is
-    /// in none. Returns how many items were read.
+    /// Checks that the user's password is in no item of the store; returns how many were read.
     @discardableResult
     func assertNoPasswordStored(file: StaticString = #filePath, line: UInt = #line) throws -> Int {
-        let password = server.password
-        let items = try vault.items(matching: .all)
-        for item in items {
-            let texts = [item.id.service, item.id.account, item.label ?? "", item.comment ?? ""] + item.custom.flatMap { [$0.key, $0.value] }
-            XCTAssertFalse(texts.contains { $0.contains(password) }, "the password is in the attributes of \(item.id)", file: file, line: line)
-            let secret = try XCTUnwrap(try vault.secret(for: item.id), file: file, line: line)
-            XCTAssertNil(secret.range(of: Data(password.utf8)), "the password is in the secret of \(item.id)", file: file, line: line)
-        }
-        return items.count
+        try CofferAuthTests.assertNoPasswordStored(server.password, in: vault, file: file, line: line)
     }
 }
 

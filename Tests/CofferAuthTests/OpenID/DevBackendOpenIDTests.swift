@@ -1,3 +1,4 @@
+import CofferBase
 import AsyncHTTPClient
 import Coffer
 @testable import CofferAuth
@@ -51,12 +52,6 @@ final class DevBackendOpenIDTests: XCTestCase {
         try fixture.vault.items(matching: ItemQuery(service: OpenIDSessionLocation.service)).count
     }
 
-    private func assertNoPasswordStored(file: StaticString = #filePath, line: UInt = #line) throws {
-        for item in try fixture.vault.items(matching: .all) {
-            let secret = try XCTUnwrap(try fixture.vault.secret(for: item.id))
-            XCTAssertNil(secret.range(of: Data(user.password.utf8)), "a password in \(item.id)", file: file, line: line)
-        }
-    }
 
     /// Sends a refresh token the way a thief with a copy would, and returns the status.
     private func replay(_ refreshToken: String) async throws -> Int {
@@ -76,7 +71,7 @@ final class DevBackendOpenIDTests: XCTestCase {
         XCTAssertEqual(identity.preferredUsername, user.name)
         XCTAssertEqual(callback.status, 200)
         XCTAssertEqual(try sessionCount(), 1)
-        try assertNoPasswordStored()
+        try assertNoPasswordStored(user.password, in: fixture.vault)
         do {
             _ = try await LoopbackHTTP.get(callback.url)
             XCTFail("a second callback must find nothing listening")
@@ -91,7 +86,7 @@ final class DevBackendOpenIDTests: XCTestCase {
         XCTAssertTrue(fixture.backend.approveDeviceLogin(userCode: login.authorization.userCode, as: user.name))
         let identity = try await login.complete()
         XCTAssertEqual(identity.preferredUsername, user.name)
-        try assertNoPasswordStored()
+        try assertNoPasswordStored(user.password, in: fixture.vault)
     }
 
     /// Every bad ID token is refused as untrusted, and nothing is stored: expired, another
@@ -260,7 +255,7 @@ final class DevBackendOpenIDTests: XCTestCase {
     func testTheOneCallLogins() async throws {
         let browser = try await client()
         let player = BrowserPlayer(username: user.name, password: user.password)
-        let opened = Locked<Task<BrowserPlayer.Callback, any Error>?>(nil)
+        let opened = Guarded<Task<BrowserPlayer.Callback, any Error>?>(nil)
         let identity = try await browser.logInWithBrowser(opener: .custom { url in
             let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value ?? ""
             opened.withLock { $0 = Task { try await player.logIn(at: url, redirectURI: redirect) } }

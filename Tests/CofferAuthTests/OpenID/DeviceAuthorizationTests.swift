@@ -4,10 +4,10 @@ import XCTest
 
 /// The device authorization reply (RFC 8628 §3.2), parsed from the bytes a provider sends.
 final class DeviceAuthorizationTests: XCTestCase {
-    private func reply(interval: String?) -> HTTPResponse {
+    private func reply(interval: String?) -> HTTPReply {
         let body = #"{"device_code":"d","user_code":"U-1","verification_uri":"https://id.example/device","expires_in":600"#
             + (interval.map { #","interval":\#($0)"# } ?? "") + "}"
-        return HTTPResponse(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: Data(body.utf8))
+        return HTTPReply(status: 200, headers: [(name: "Content-Type", value: "application/json")], body: Data(body.utf8))
     }
 
     /// An `interval` of 0 (or under 5 s, or none) polls every 5 s, RFC 8628's default, instead

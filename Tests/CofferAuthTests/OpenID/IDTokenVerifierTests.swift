@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 @testable import CofferAuth
 import CofferTestSupport
@@ -13,7 +14,7 @@ final class IDTokenVerifierTests: XCTestCase {
     private let clientID = "coffer-native"
     private let now = Date(timeIntervalSince1970: 1_800_000_000)
     private var server: TranscriptServer!
-    private let keys = Locked<[[String: String]]>([])
+    private let keys = Guarded<[[String: String]]>([])
 
     override func tearDown() async throws {
         await server?.stop()

@@ -16,15 +16,12 @@ final class RefreshTokenTests: AuthTestCase {
         }
     }
 
-    private func logIn(_ auth: Authorization) async throws {
-        try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
-    }
 
     /// An expired token renews with the refresh grant: one request, the rotated refresh token
     /// stored before the token is used, and no password anywhere in the store.
     func testAnExpiredTokenRenewsWithTheRefreshToken() async throws {
         let auth = authorization()
-        try await logIn(auth)
+        try await fixture.logIn(auth)
         let first = try XCTUnwrap(try fixture.storedSession()?.refreshToken)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
         let reply = try await auth.get(fixture.backend.protectedURL)
@@ -32,14 +29,14 @@ final class RefreshTokenTests: AuthTestCase {
         XCTAssertEqual(fixture.backend.statistics.refreshRequests, 1)
         let rotated = try XCTUnwrap(try fixture.storedSession()?.refreshToken)
         XCTAssertNotEqual(rotated, first, "the rotated refresh token is stored")
-        try assertNoPasswordStored()
+        try assertNoPasswordStored(AuthFixture.user.password, in: fixture.vault)
     }
 
     /// `invalid_grant` on refresh clears the session and throws reauthenticationRequired; the
     /// app hears of it.
     func testARefusedRefreshTokenEndsTheSession() async throws {
         let auth = authorization()
-        try await logIn(auth)
+        try await fixture.logIn(auth)
         let events = auth.events()
         fixture.backend.openIDFaults.arm(.refreshInvalidGrant)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
@@ -55,7 +52,7 @@ final class RefreshTokenTests: AuthTestCase {
     func testARefreshRefusedWithAnEmptyBodyEndsTheSession() async throws {
         for status in [400, 401] {
             let auth = authorization()
-            try await logIn(auth)
+            try await fixture.logIn(auth)
             fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
             fixture.backend.faults.inject(.reply(status: 502, body: "", contentType: nil), on: .token)
             await XCTAssertThrowsAuthError(.serverError(status: 502)) { try await auth.get(self.fixture.backend.protectedURL) }
@@ -73,7 +70,7 @@ final class RefreshTokenTests: AuthTestCase {
     /// A network failure during a refresh is a transient error and keeps the session.
     func testTheServerDownDuringARefreshKeepsTheSession() async throws {
         let auth = authorization()
-        try await logIn(auth)
+        try await fixture.logIn(auth)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
         fixture.backend.faults.inject(.status(503), on: .token)
         await XCTAssertThrowsAuthError(.serverError(status: 503)) { try await auth.get(self.fixture.backend.protectedURL) }
@@ -106,13 +103,13 @@ final class RefreshTokenTests: AuthTestCase {
         await fixture.stop()
         fixture = try await AuthFixture.start { $0.passwordGrantIssuesRefreshTokens = false }
         let plain = authorization()
-        try await logIn(plain)
+        try await fixture.logIn(plain)
         XCTAssertNil(try fixture.storedSession()?.password)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
         await XCTAssertThrowsAuthError(.tokenExpired) { try await plain.get(self.fixture.backend.protectedURL) }
 
         let keeping = authorization { $0.keepsPasswordWithoutRefreshToken = true }
-        try await logIn(keeping)
+        try await fixture.logIn(keeping)
         XCTAssertEqual(try fixture.storedSession()?.password, AuthFixture.user.password)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
         let reply = try await keeping.get(fixture.backend.protectedURL)
@@ -123,7 +120,7 @@ final class RefreshTokenTests: AuthTestCase {
     /// second finds the first one's token when it gets the lock, so the rotated refresh token is
     /// never spent twice (which the backend would take for reuse and end the family).
     func testTwoFacadesRenewOnceBetweenThem() async throws {
-        try await logIn(authorization())
+        try await fixture.logIn(authorization())
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
         let first = authorization(), second = authorization()
         let url = fixture.backend.protectedURL
@@ -135,10 +132,4 @@ final class RefreshTokenTests: AuthTestCase {
         XCTAssertEqual(fixture.backend.statistics.refreshReuses, 0)
     }
 
-    private func assertNoPasswordStored(file: StaticString = #filePath, line: UInt = #line) throws {
-        for item in try fixture.vault.items(matching: .all) {
-            let secret = try XCTUnwrap(try fixture.vault.secret(for: item.id))
-            XCTAssertNil(secret.range(of: Data(AuthFixture.user.password.utf8)), "a password in \(item.id)", file: file, line: line)
-        }
-    }
 }

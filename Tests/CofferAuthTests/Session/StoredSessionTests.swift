@@ -5,13 +5,10 @@ import XCTest
 
 final class StoredSessionTests: AuthTestCase {
 
-    private func logIn(_ auth: Authorization) async throws {
-        try await auth.authenticate(userName: AuthFixture.user.name, password: AuthFixture.user.password)
-    }
 
     /// A second facade on the same keychain (a restarted app) loads the session with no password and no network.
     func testANewFacadeLoadsTheStoredSessionWithoutTheNetwork() async throws {
-        try await logIn(fixture.authorization())
+        try await fixture.logIn(fixture.authorization())
         let requestsBefore = fixture.backend.statistics.tokenRequests
 
         let restarted = fixture.authorization()
@@ -33,7 +30,7 @@ final class StoredSessionTests: AuthTestCase {
 
     /// An expired token does not load; within the leeway before expiry it already counts as expired.
     func testExpiredTokenDoesNotLoadAndLeewayCountsAsExpired() async throws {
-        try await logIn(fixture.authorization())
+        try await fixture.logIn(fixture.authorization())
         let lifetime = fixture.backend.configuration.tokenLifetime
         let auth = fixture.authorization { $0.clockSkewLeeway = .seconds(60) }
 
@@ -50,7 +47,7 @@ final class StoredSessionTests: AuthTestCase {
 
     /// A token stored for another backend id, base URL or version does not load, and requests say `backendMismatch`.
     func testSessionOfAnotherBackendOrVersionDoesNotLoad() async throws {
-        try await logIn(fixture.authorization(fixture.backend.mobileBackend(version: "1.0")))
+        try await fixture.logIn(fixture.authorization(fixture.backend.mobileBackend(version: "1.0")))
 
         var otherVersion = fixture.backend.mobileBackend(version: "2.0")
         var otherID = fixture.backend.mobileBackend(version: "1.0")
@@ -70,12 +67,12 @@ final class StoredSessionTests: AuthTestCase {
 
     /// clearSSOTokenExchange removes another backend's session, after which a new login on this backend works.
     func testClearingRemovesAnotherBackendsSession() async throws {
-        try await logIn(fixture.authorization(fixture.backend.mobileBackend(version: "1.0")))
+        try await fixture.logIn(fixture.authorization(fixture.backend.mobileBackend(version: "1.0")))
         let upgraded = fixture.authorization(fixture.backend.mobileBackend(version: "2.0"))
         try await upgraded.clearSSOTokenExchange()
         XCTAssertNil(try fixture.storedSession())
         await XCTAssertThrowsAuthError(.notAuthenticated) { try await upgraded.authorizationHeaders() }
-        try await logIn(upgraded)
+        try await fixture.logIn(upgraded)
         let loaded = await fixture.authorization(fixture.backend.mobileBackend(version: "2.0")).loadSSOTokenExchange()
         XCTAssertTrue(loaded)
     }
@@ -85,7 +82,7 @@ final class StoredSessionTests: AuthTestCase {
         await fixture.stop()
         fixture = try await AuthFixture.start { $0.advertisesLifetime = false }
         let auth = fixture.authorization()
-        try await logIn(auth)
+        try await fixture.logIn(auth)
         let token = try XCTUnwrap(try fixture.storedSession()?.token)
         XCTAssertEqual(token.expiresAt.timeIntervalSince(token.issuedAt), 6 * 3600, accuracy: 0.001)
 
@@ -97,7 +94,7 @@ final class StoredSessionTests: AuthTestCase {
 
     /// An expired OAuth token renews by itself from the stored credentials, and the new token is stored.
     func testExpiredOAuthTokenRenewsFromStoredCredentials() async throws {
-        try await logIn(fixture.authorization())
+        try await fixture.logIn(fixture.authorization())
         let oldToken = try XCTUnwrap(try fixture.storedSession()?.token)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
 
@@ -121,7 +118,7 @@ final class StoredSessionTests: AuthTestCase {
 
     /// A keychain that cannot be read is a typed storage error, never "no session".
     func testLockedKeychainIsAStorageErrorNotAbsence() async throws {
-        try await logIn(fixture.authorization())
+        try await fixture.logIn(fixture.authorization())
         fixture.vault.lock()
         let auth = fixture.authorization()
         await XCTAssertThrowsAuthError(.storage(.locked)) { try await auth.loadStoredSession() }
@@ -133,7 +130,7 @@ final class StoredSessionTests: AuthTestCase {
     /// The descriptions of everything that holds a secret show no password or token.
     func testDescriptionsRedactSecrets() async throws {
         let auth = fixture.authorization()
-        try await logIn(auth)
+        try await fixture.logIn(auth)
         let stored = try XCTUnwrap(try fixture.storedSession())
         let token = try XCTUnwrap(stored.token)
         let headers = try await auth.authorizationHeaders()

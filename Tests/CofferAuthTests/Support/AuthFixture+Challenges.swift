@@ -71,15 +71,3 @@ func concurrently<T: Sendable>(_ count: Int, _ body: @escaping @Sendable () asyn
     }
 }
 
-/// Waits until `condition` holds, checking every 10 ms; fails the test after `timeout`.
-func eventually(
-    _ what: String, timeout: Duration = .seconds(10), file: StaticString = #filePath, line: UInt = #line,
-    _ condition: @Sendable () async -> Bool
-) async {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if await condition() { return }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    XCTFail("timed out waiting until \(what)", file: file, line: line)
-}

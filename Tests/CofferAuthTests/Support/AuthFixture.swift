@@ -51,6 +51,11 @@ final class AuthFixture: Sendable {
             store: vault, configuration: configuration, httpClient: httpClient)
     }
 
+    /// Logs the dev backend's default user in through `auth`.
+    func logIn(_ auth: Authorization) async throws {
+        try await auth.authenticate(userName: Self.user.name, password: Self.user.password)
+    }
+
     /// The session item as stored, raw.
     func storedSession(account: String = "session") throws -> StoredSession? {
         guard let data = try keychain.data(for: account) else { return nil }

@@ -1,6 +1,7 @@
 @testable import CofferAuth
 import Foundation
 import Synchronization
+import CofferTestSupport
 import XCTest
 
 /// A security-check handler for tests. It records every call, and answers from a list (then

@@ -1,4 +1,3 @@
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -133,12 +132,12 @@ final class AuthorizationCodeTests: OpenIDTestCase {
         let repeated = try await error({ _ in }, extra: [("state", "again")])
         XCTAssertEqual(repeated["error"], "invalid_request")
 
-        let noChallenge = try await client.send(.GET, "/oidc/authorize?" + FormEncoding.encode([
+        let noChallenge = try await client.send(.GET, "/oidc/authorize?" + URLForm.encode([
             ("response_type", "code"), ("client_id", "coffer-native"), ("redirect_uri", "http://127.0.0.1:9/callback"), ("state", "s"),
         ]), backendID: nil)
         XCTAssertEqual(noChallenge.redirectParameters["error"], "invalid_request")
         XCTAssertEqual(noChallenge.redirectParameters["error_description"], "code_challenge is required (PKCE)")
-        let token = try await client.send(.GET, "/oidc/authorize?" + FormEncoding.encode([
+        let token = try await client.send(.GET, "/oidc/authorize?" + URLForm.encode([
             ("response_type", "token"), ("client_id", "coffer-native"), ("redirect_uri", "http://127.0.0.1:9/callback"),
         ]), backendID: nil)
         XCTAssertEqual(token.redirectParameters["error"], "unsupported_response_type")
@@ -156,7 +155,7 @@ final class AuthorizationCodeTests: OpenIDTestCase {
         }
         let basic = try await flow.tokenRequest(form(try await flow.code(request)), clientID: request.clientID, secret: secret)
         XCTAssertEqual(basic.status, 200)
-        let post = try await client.send(.POST, OpenIDFlow.token, backendID: nil, form: FormEncoding.encode(
+        let post = try await client.send(.POST, OpenIDFlow.token, backendID: nil, form: URLForm.encode(
             form(try await flow.code(request)) + [("client_id", request.clientID), ("client_secret", secret)]))
         XCTAssertEqual(post.status, 200)
         let noSecret = try await flow.tokenRequest(form(try await flow.code(request)), clientID: request.clientID)
@@ -164,7 +163,7 @@ final class AuthorizationCodeTests: OpenIDTestCase {
         XCTAssertEqual(noSecret.json?["error"]?.stringValue, "invalid_client")
         let wrongSecret = try await flow.tokenRequest(form(try await flow.code(request)), clientID: request.clientID, secret: "wrong")
         XCTAssertEqual(wrongSecret.status, 401)
-        let anonymous = try await client.send(.POST, OpenIDFlow.token, backendID: nil, form: FormEncoding.encode(form("x")))
+        let anonymous = try await client.send(.POST, OpenIDFlow.token, backendID: nil, form: URLForm.encode(form("x")))
         XCTAssertEqual(anonymous.status, 401)
         let oauthGrant = try await flow.tokenRequest([("grant_type", "password"), ("username", "demo"), ("password", "demo-password")])
         XCTAssertEqual(oauthGrant.json?["error"]?.stringValue, "unsupported_grant_type", "OpenID clients have no password grant")

@@ -1,4 +1,3 @@
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -48,7 +47,7 @@ final class DeviceFlowTests: OpenIDTestCase {
     /// or an unknown code → invalid_grant.
     func testDeniedExpiredAndUnknown() async throws {
         let denied = try await flow.startDevice().object()
-        let deny = try await client.send(.POST, "/oidc/device/approve", backendID: nil, form: FormEncoding.encode([
+        let deny = try await client.send(.POST, "/oidc/device/approve", backendID: nil, form: URLForm.encode([
             ("user_code", denied["user_code"]?.stringValue ?? ""), ("deny", "1"),
         ]))
         XCTAssertEqual(deny.json?["result"]?.stringValue, "denied")
@@ -112,7 +111,7 @@ final class DeviceFlowTests: OpenIDTestCase {
         XCTAssertEqual(approveEndpoint.status, 404)
 
         func submit(_ fields: [(String, String)]) async throws -> RawClient.Reply {
-            try await client.send(.POST, "/oidc/device/verify", backendID: nil, form: FormEncoding.encode(fields))
+            try await client.send(.POST, "/oidc/device/verify", backendID: nil, form: URLForm.encode(fields))
         }
         let wrong = try await submit([("user_code", userCode), ("username", "demo"), ("password", "x"), ("action", "allow")])
         XCTAssertEqual(wrong.status, 401)
@@ -147,6 +146,6 @@ final class DeviceFlowTests: OpenIDTestCase {
     }
 
     private func approve(_ userCode: String, user: String) async throws -> RawClient.Reply {
-        try await client.send(.POST, "/oidc/device/approve", backendID: nil, form: FormEncoding.encode([("user_code", userCode), ("user", user)]))
+        try await client.send(.POST, "/oidc/device/approve", backendID: nil, form: URLForm.encode([("user_code", userCode), ("user", user)]))
     }
 }

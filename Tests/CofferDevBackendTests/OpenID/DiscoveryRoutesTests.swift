@@ -1,4 +1,4 @@
-import CofferAuth
+import CofferTestSupport
 @testable import CofferDevBackend
 import XCTest
 
@@ -46,9 +46,9 @@ final class DiscoveryRoutesTests: OpenIDTestCase {
         XCTAssertEqual(key["alg"]?.stringValue, "RS256")
         XCTAssertEqual(key["use"]?.stringValue, "sig")
         XCTAssertEqual(key["e"]?.stringValue, "AQAB")
-        XCTAssertEqual(Base64URL.decode(key["n"]?.stringValue ?? "")?.count, 256, "2048-bit modulus")
+        XCTAssertEqual(IndependentJWS.decode(key["n"]?.stringValue ?? "")?.count, 256, "2048-bit modulus")
         let thumbprint = #"{"e":"AQAB","kty":"RSA","n":"\#(key["n"]?.stringValue ?? "")"}"#
-        XCTAssertEqual(key["kid"]?.stringValue, Base64URL.encode(SHA256Digest.of(thumbprint)))
+        XCTAssertEqual(key["kid"]?.stringValue, IndependentJWS.encode(SHA256Digest.of(thumbprint), .unpaddedURL))
         let again = try await client.send(.GET, "/oidc/jwks", backendID: nil)
         XCTAssertEqual(again.json, reply.json)
         _ = try await flow.keys()

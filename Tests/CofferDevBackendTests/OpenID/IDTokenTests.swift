@@ -1,4 +1,4 @@
-import CofferAuth
+import CofferTestSupport
 @testable import CofferDevBackend
 import Crypto
 import JWTKit
@@ -30,8 +30,8 @@ final class IDTokenTests: OpenIDTestCase {
         XCTAssertEqual(claims.name, "Demo Tester")
         XCTAssertEqual(claims.email, "demo@example.test")
         let access = try XCTUnwrap(login.json?["access_token"]?.stringValue)
-        XCTAssertEqual(claims.at_hash, Base64URL.encode(SHA256Digest.of(access).prefix(16)))
-        let aud = try XCTUnwrap(JSONValue(parsing: Base64URL.decode(idToken.split(separator: ".")[1]) ?? Data())?["aud"])
+        XCTAssertEqual(claims.at_hash, IndependentJWS.encode(SHA256Digest.of(access).prefix(16), .unpaddedURL))
+        let aud = try XCTUnwrap(JSON(parsing: IndependentJWS.decode(idToken.split(separator: ".")[1]) ?? Data())?["aud"])
         XCTAssertEqual(aud, .string(request.clientID), "aud is a plain string")
 
         var noNonce = OpenIDFlow.Request()

@@ -1,4 +1,3 @@
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -77,6 +76,6 @@ final class LoginFormTests: OpenIDTestCase {
     }
 
     private func submit(_ request: OpenIDFlow.Request, _ fields: [(String, String)]) async throws -> RawClient.Reply {
-        try await client.send(.POST, "/oidc/authorize", backendID: nil, form: FormEncoding.encode(request.pairs + fields))
+        try await client.send(.POST, "/oidc/authorize", backendID: nil, form: URLForm.encode(request.pairs + fields))
     }
 }

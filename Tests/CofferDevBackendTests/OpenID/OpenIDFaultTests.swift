@@ -1,4 +1,4 @@
-import CofferAuth
+import CofferTestSupport
 @testable import CofferDevBackend
 import CryptoExtras
 import JWTKit
@@ -53,7 +53,7 @@ final class OpenIDFaultTests: OpenIDTestCase {
         let confused = try await faulty(.idTokenHS256WithPublicKey)
         XCTAssertEqual(try OpenIDFlow.header(confused).alg, "HS256")
         await assertSignatureFails(confused, .idTokenHS256WithPublicKey)
-        let n = try XCTUnwrap(Base64URL.decode(jwk["n"]?.stringValue ?? "")), e = try XCTUnwrap(Base64URL.decode(jwk["e"]?.stringValue ?? ""))
+        let n = try XCTUnwrap(IndependentJWS.decode(jwk["n"]?.stringValue ?? "")), e = try XCTUnwrap(IndependentJWS.decode(jwk["e"]?.stringValue ?? ""))
         let pem = try _RSA.Signing.PublicKey(n: n, e: e).pemRepresentation
         let hmac = await JWTKeyCollection().add(hmac: HMACKey(from: pem), digestAlgorithm: .sha256)
         _ = try await hmac.verify(confused, as: TestIDClaims.self)

@@ -1,4 +1,3 @@
-import CofferAuth
 import CofferTestSupport
 @testable import CofferDevBackend
 import XCTest
@@ -16,7 +15,7 @@ final class OpenIDLogTests: OpenIDTestCase {
 
         let request = OpenIDFlow.Request()
         _ = try await flow.authorize(request)
-        let form = FormEncoding.encode(request.pairs + [("username", "demo"), ("password", "demo-password"), ("action", "allow")])
+        let form = URLForm.encode(request.pairs + [("username", "demo"), ("password", "demo-password"), ("action", "allow")])
         let redirect = try await client.send(.POST, "/oidc/authorize", backendID: nil, form: form)
         let code = try XCTUnwrap(redirect.redirectParameters["code"])
         let login = try await flow.exchange(code, request)
@@ -31,11 +30,11 @@ final class OpenIDLogTests: OpenIDTestCase {
         let userCode = try XCTUnwrap(device["user_code"]?.stringValue)
         let deviceCode = try XCTUnwrap(device["device_code"]?.stringValue)
         _ = try await client.send(.GET, "/oidc/device/verify?user_code=\(userCode)", backendID: nil)
-        _ = try await client.send(.POST, "/oidc/device/verify", backendID: nil, form: FormEncoding.encode([
+        _ = try await client.send(.POST, "/oidc/device/verify", backendID: nil, form: URLForm.encode([
             ("user_code", userCode), ("username", "demo"), ("password", "demo-password"), ("action", "allow"),
         ]))
         let deviceTokens = try await flow.poll(deviceCode)
-        let revoke = FormEncoding.encode([("token", deviceTokens.json?["refresh_token"]?.stringValue ?? ""), ("client_id", "coffer-native")])
+        let revoke = URLForm.encode([("token", deviceTokens.json?["refresh_token"]?.stringValue ?? ""), ("client_id", "coffer-native")])
         _ = try await client.send(.POST, "/oauth2/v1/revoke", backendID: nil, form: revoke)
         secrets += [userCode, userCode.replacingOccurrences(of: "-", with: ""), deviceCode]
         secrets += ["access_token", "refresh_token", "id_token"].compactMap { deviceTokens.json?[$0]?.stringValue }

@@ -1,4 +1,3 @@
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -78,7 +77,7 @@ final class RefreshTokenTests: OpenIDTestCase {
         let first = try XCTUnwrap(login.json?["refresh_token"]?.stringValue)
         let refreshed = try await client.send(
             .POST, OpenIDFlow.token, authorization: RawClient.clientAuthorization,
-            form: FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", first)]))
+            form: URLForm.encode([("grant_type", "refresh_token"), ("refresh_token", first)]))
         XCTAssertEqual(refreshed.status, 200)
         XCTAssertEqual(refreshed.json?["token_type"]?.stringValue, "Bearer")
         XCTAssertEqual(refreshed.json?["expires_in"]?.intValue, 300)
@@ -93,7 +92,7 @@ final class RefreshTokenTests: OpenIDTestCase {
         XCTAssertEqual(publicClient.json?["error"]?.stringValue, "invalid_grant", "another client's refresh token")
         let reuse = try await client.send(
             .POST, OpenIDFlow.token, authorization: RawClient.clientAuthorization,
-            form: FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", first)]))
+            form: URLForm.encode([("grant_type", "refresh_token"), ("refresh_token", first)]))
         XCTAssertEqual(reuse.json?["error"]?.stringValue, "invalid_grant")
         let afterReuse = try await client.send(.GET, "/protected", authorization: "Bearer \(access)")
         XCTAssertEqual(afterReuse.status, 401, "the family is revoked")
@@ -110,7 +109,7 @@ final class RefreshTokenTests: OpenIDTestCase {
             let access = try XCTUnwrap(login.json?["access_token"]?.stringValue)
             var form = [("token", refresh), ("client_id", OpenIDFlow.native.id)]
             if let hint { form.append(("token_type_hint", hint)) }
-            let revoked = try await client.send(.POST, "/oauth2/v1/revoke", backendID: nil, form: FormEncoding.encode(form))
+            let revoked = try await client.send(.POST, "/oauth2/v1/revoke", backendID: nil, form: URLForm.encode(form))
             XCTAssertEqual(revoked.status, 200)
             let refreshed = try await flow.refresh(refresh)
             XCTAssertEqual(refreshed.json?["error"]?.stringValue, "invalid_grant", hint ?? "no hint")
@@ -120,7 +119,7 @@ final class RefreshTokenTests: OpenIDTestCase {
         let login = try await flow.login()
         let access = try XCTUnwrap(login.json?["access_token"]?.stringValue)
         let revoked = try await client.send(
-            .POST, "/oauth2/v1/revoke", backendID: nil, form: FormEncoding.encode([("token", access), ("client_id", OpenIDFlow.native.id)]))
+            .POST, "/oauth2/v1/revoke", backendID: nil, form: URLForm.encode([("token", access), ("client_id", OpenIDFlow.native.id)]))
         XCTAssertEqual(revoked.status, 200)
         let userinfo = try await flow.userinfo(access)
         XCTAssertEqual(userinfo.status, 401)
@@ -130,7 +129,7 @@ final class RefreshTokenTests: OpenIDTestCase {
         let otherClient = try await flow.login()
         let notYours = try await client.send(
             .POST, "/oauth2/v1/revoke", authorization: RawClient.clientAuthorization,
-            form: FormEncoding.encode([("token", otherClient.json?["refresh_token"]?.stringValue ?? "")]))
+            form: URLForm.encode([("token", otherClient.json?["refresh_token"]?.stringValue ?? "")]))
         XCTAssertEqual(notYours.status, 200, "RFC 7009 §2.2")
         let stillGood = try await flow.refresh(try XCTUnwrap(otherClient.json?["refresh_token"]?.stringValue))
         XCTAssertEqual(stillGood.status, 200, "another client cannot revoke it")

@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import CryptoExtras
 import Foundation
@@ -43,24 +42,24 @@ final class ClientAccessRoutesTests: XCTestCase {
         XCTAssertEqual(challenge.headers["www-authenticate"], "WL-Composite-Challenge")
         XCTAssertTrue(challenge.text.hasPrefix("/*-secure-\n{") && challenge.text.hasSuffix("}*/"), challenge.text)
         let inner = String(challenge.text.dropFirst("/*-secure-\n".count).dropLast(2))
-        XCTAssertNotNil(JSONValue(parsing: Data(inner.utf8))?["challenges"]?["customRealm"]?["text"]?.stringValue)
+        XCTAssertNotNil(JSON(parsing: Data(inner.utf8))?["challenges"]?["customRealm"]?["text"]?.stringValue)
 
         let wrong = try await client.authorize(answers: ["customRealm": ["username": "demo", "password": "x"]])
         XCTAssertEqual(wrong.status, 302)
         XCTAssertNil(wrong.redirectParameters["code"])
-        let failure = try XCTUnwrap(wrong.redirectParameters["wl_result"].flatMap { JSONValue(parsing: Data($0.utf8)) })
+        let failure = try XCTUnwrap(wrong.redirectParameters["wl_result"].flatMap { JSON(parsing: Data($0.utf8)) })
         XCTAssertEqual(failure["WL-Authentication-Failure"]?["customRealm"]?["reason"], "wrong user name or password")
 
         let right = try await client.authorize(answers: ["customRealm": ["username": "demo", "password": "demo-password"]])
         XCTAssertEqual(right.status, 302)
         let code = try XCTUnwrap(right.redirectParameters["code"])
-        let result = try XCTUnwrap(right.redirectParameters["wl_result"].flatMap { JSONValue(parsing: Data($0.utf8)) })
+        let result = try XCTUnwrap(right.redirectParameters["wl_result"].flatMap { JSON(parsing: Data($0.utf8)) })
         XCTAssertEqual(result["WL-Authentication-Success"]?["customRealm"]?["userIdentity"]?["id"], "demo")
 
         let token = try await client.token(code: code)
         XCTAssertEqual(token.status, 200, token.text)
         let access = try token.string("access_token"), idToken = try token.string("id_token")
-        let claims = try XCTUnwrap(IndependentJWS.parts(idToken).flatMap { JSONValue(parsing: $0.payload) })
+        let claims = try XCTUnwrap(IndependentJWS.parts(idToken).flatMap { JSON(parsing: $0.payload) })
         XCTAssertEqual(claims["imf.user"], ["id": "demo", "authBy": "customRealm", "displayName": "demo"])
         XCTAssertEqual(claims["sub"]?.stringValue, client.id)
         XCTAssertEqual(claims["aud"], "com.example")
@@ -88,20 +87,20 @@ final class ClientAccessRoutesTests: XCTestCase {
         let stranger = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let unregistered = try TestClientAccessClient(raw: raw)
         let foreignCSR = try await raw.send(.POST, apps + "clients/instance", backendID: nil,
-                                            form: FormEncoding.encode([("CSR", try unregistered.csr(signedBy: stranger))]), headers: unregistered.sessionHeader)
+                                            form: URLForm.encode([("CSR", try unregistered.csr(signedBy: stranger))]), headers: unregistered.sessionHeader)
         XCTAssertEqual(foreignCSR.status, 400)
         // The payload changed after signing (another device id), the signature kept.
         let parts = try unregistered.csr().split(separator: ".").map(String.init)
         let otherPayload = IndependentJWS.encode(Data(#"{"deviceId":"device-2","applicationId":"com.example"}"#.utf8), .paddedURL)
         let tamperedCSR = try await raw.send(.POST, apps + "clients/instance", backendID: nil,
-                                             form: FormEncoding.encode([("CSR", [parts[0], otherPayload, parts[2]].joined(separator: "."))]), headers: unregistered.sessionHeader)
+                                             form: URLForm.encode([("CSR", [parts[0], otherPayload, parts[2]].joined(separator: "."))]), headers: unregistered.sessionHeader)
         XCTAssertEqual(tamperedCSR.status, 400, "a tampered CSR")
         XCTAssertNil(tamperedCSR.json?["clientId"])
-        let noSession = try await raw.send(.POST, apps + "clients/instance", backendID: nil, form: FormEncoding.encode([("CSR", try unregistered.csr())]))
+        let noSession = try await raw.send(.POST, apps + "clients/instance", backendID: nil, form: URLForm.encode([("CSR", try unregistered.csr())]))
         XCTAssertEqual(noSession.status, 400)
 
         let (client, _) = try await unregistered.registered()
-        let answer: JSONValue = ["customRealm": ["username": "demo", "password": "demo-password"]]
+        let answer: JSON = ["customRealm": ["username": "demo", "password": "demo-password"]]
         let answered = try await client.authorize(answers: answer)
         let code = try XCTUnwrap(answered.redirectParameters["code"])
         let foreign = try IndependentJWS.sign(header: try client.header(key: stranger), payload: jsonText(["code": .string(code)]), with: stranger)

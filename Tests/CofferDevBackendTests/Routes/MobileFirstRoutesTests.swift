@@ -1,24 +1,10 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import Foundation
 import XCTest
 
 /// The dev backend's MobileFirst runtime over loopback, played by a test client that signs as an SDK would: registration, preauthorize, the code flow, logout and the resources.
-final class MobileFirstRoutesTests: XCTestCase {
-    var backend: DevBackend!
-    let clock = TestClock()
-    var raw: RawClient { RawClient(backend: backend) }
-
-    override func setUp() async throws {
-        let clock = self.clock
-        backend = try await DevBackend.start(DevBackend.Configuration(now: { clock.now }, logger: quietLogger))
-    }
-
-    override func tearDown() async throws {
-        await backend.stop()
-    }
-
+final class MobileFirstRoutesTests: DevBackendTestCase {
     private func registered() async throws -> TestMobileFirstClient {
         try await TestMobileFirstClient(raw: raw).registered()
     }
@@ -52,7 +38,7 @@ final class MobileFirstRoutesTests: XCTestCase {
     /// UserLogin: the name must equal the password (non-empty); a success lasts 60 s, with rememberMe 120 s; three wrong answers block for 10 s.
     func testUserLoginSuccessRememberMeAndBlock() async throws {
         let client = try await registered()
-        for wrong: JSONValue in [["username": "", "password": ""], ["username": "john", "password": "jane"]] {
+        for wrong: JSON in [["username": "", "password": ""], ["username": "john", "password": "jane"]] {
             let reply = try await client.preauthorize("UserLogin", ["UserLogin": wrong])
             XCTAssertEqual(reply.json?["challenges"]?["UserLogin"]?["errorMsg"], "Wrong Credentials")
         }

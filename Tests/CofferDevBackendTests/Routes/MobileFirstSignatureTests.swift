@@ -1,25 +1,11 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import CryptoExtras
 import Foundation
 import XCTest
 
 /// The MobileFirst runtime refuses what a real server refuses: tampered, unsigned or weakly keyed registrations, and client assertions that are forged, replayed, expired, another client's, or for another code or audience.
-final class MobileFirstSignatureTests: XCTestCase {
-    var backend: DevBackend!
-    let clock = TestClock()
-    var raw: RawClient { RawClient(backend: backend) }
-
-    override func setUp() async throws {
-        let clock = self.clock
-        backend = try await DevBackend.start(DevBackend.Configuration(now: { clock.now }, logger: quietLogger))
-    }
-
-    override func tearDown() async throws {
-        await backend.stop()
-    }
-
+final class MobileFirstSignatureTests: DevBackendTestCase {
     private let registration = TestMobileFirstClient.runtime + "registration/v1/self"
 
     /// A registration whose payload was changed after signing, one with no signature, one with alg none, one with no key, and one with a 1024-bit key are all refused (403 "Invalid request."), and no client is made.
@@ -32,11 +18,11 @@ final class MobileFirstSignatureTests: XCTestCase {
         var unsigned = try client.registrationBody()
         unsigned = ["signedRegistrationData": ["header": unsigned["signedRegistrationData"]!["header"]!,
                                                "payload": unsigned["signedRegistrationData"]!["payload"]!, "signature": ""]]
-        let none = jsonText(["alg": "none", "jwk": (JSONValue(parsing: Data(try client.header().utf8))?["jwk"])!])
+        let none = jsonText(["alg": "none", "jwk": (JSON(parsing: Data(try client.header().utf8))?["jwk"])!])
         let noneJWS = try IndependentJWS.sign(header: none, payload: jsonText(TestMobileFirstClient.registrationData()), with: client.key).split(separator: ".")
         let noKey = try IndependentJWS.sign(header: #"{"alg":"RS256"}"#, payload: jsonText(TestMobileFirstClient.registrationData()), with: client.key).split(separator: ".")
         let weak = try TestMobileFirstClient(raw: raw, key: try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: 1024)))
-        let bodies: [JSONValue] = [
+        let bodies: [JSON] = [
             tampered, unsigned,
             ["signedRegistrationData": ["header": .string(String(noneJWS[0])), "payload": .string(String(noneJWS[1])), "signature": .string(String(noneJWS[2]))]],
             ["signedRegistrationData": ["header": .string(String(noKey[0])), "payload": .string(String(noKey[1])), "signature": .string(String(noKey[2]))]],

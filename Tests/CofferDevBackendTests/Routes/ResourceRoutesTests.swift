@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -38,10 +37,10 @@ final class ResourceRoutesTests: XCTestCase {
 
     /// Valid HTTP Basic credentials open /protected; configured users are the ones accepted.
     func testBasicCredentialsOpenProtected() async throws {
-        let alice = BasicCredentials(user: "alice", password: "alice-pw").headerValue
+        let alice = RawClient.basic("alice", "alice-pw")
         let ok = try await client.send(.GET, "/protected", authorization: alice)
         XCTAssertEqual(ok.json?["user"]?.stringValue, "alice")
-        let demo = BasicCredentials(user: "demo", password: "demo-password").headerValue
+        let demo = RawClient.basic("demo", "demo-password")
         let refused = try await client.send(.GET, "/protected", authorization: demo)
         XCTAssertEqual(refused.status, 401, "only configured users are accepted")
         let check = try await client.send(.GET, "/mobile/platform/users/login", authorization: alice)

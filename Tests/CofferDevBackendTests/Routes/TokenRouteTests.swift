@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 @testable import CofferDevBackend
 import XCTest
 
@@ -64,7 +63,7 @@ final class TokenRouteTests: XCTestCase {
             + "&subject_token_type=urn%3Aietf%3Aparams%3Aoauth%3Atoken-type%3Aaccess_token"
         let reply = try await client.send(.POST, token, authorization: RawClient.clientAuthorization, form: form)
         XCTAssertEqual(reply.status, 200)
-        XCTAssertEqual(reply.json?["issued_token_type"]?.stringValue, TokenExchangeForm.accessTokenType)
+        XCTAssertEqual(reply.json?["issued_token_type"]?.stringValue, "urn:ietf:params:oauth:token-type:access_token")
         XCTAssertEqual(reply.json?["expires_in"]?.intValue, 6 * 3600)
         let unknown = try await client.send(.POST, token, authorization: RawClient.clientAuthorization,
                                             form: form.replacingOccurrences(of: "demo-third-party-token", with: "nope"))

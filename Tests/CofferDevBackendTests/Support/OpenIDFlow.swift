@@ -1,4 +1,4 @@
-import CofferAuth
+import CofferTestSupport
 @testable import CofferDevBackend
 import Crypto
 import Foundation
@@ -17,8 +17,13 @@ struct OpenIDFlow {
 
     /// A PKCE verifier and its S256 challenge, computed here (RFC 7636 §4.1–4.2).
     struct PKCEPair {
-        let verifier = Base64URL.random(bytes: 32)
-        var challenge: String { Base64URL.encode(Data(SHA256.hash(data: Data(verifier.utf8)))) }
+        let verifier = OpenIDFlow.random(bytes: 32)
+        var challenge: String { IndependentJWS.encode(Data(SHA256.hash(data: Data(verifier.utf8))), .unpaddedURL) }
+    }
+
+    /// `count` random bytes, unpadded base64url: verifiers, states and nonces.
+    static func random(bytes count: Int) -> String {
+        IndependentJWS.encode(Data((0..<count).map { _ in UInt8.random(in: .min ... .max) }), .unpaddedURL)
     }
 
     /// One authorization request's values.
@@ -26,8 +31,8 @@ struct OpenIDFlow {
         var clientID = OpenIDFlow.native.id
         var redirectURI = "http://127.0.0.1:53682/callback"
         var scope = "openid profile email offline_access"
-        var state = Base64URL.random(bytes: 12)
-        var nonce: String? = Base64URL.random(bytes: 12)
+        var state = OpenIDFlow.random(bytes: 12)
+        var nonce: String? = OpenIDFlow.random(bytes: 12)
         var pkce = PKCEPair()
         var challengeMethod = "S256"
 
@@ -43,7 +48,7 @@ struct OpenIDFlow {
 
     /// `GET /oidc/authorize?…`.
     func authorize(_ request: Request, extra: [(String, String)] = []) async throws -> RawClient.Reply {
-        try await client.send(.GET, "/oidc/authorize?" + FormEncoding.encode(request.pairs + extra), backendID: nil)
+        try await client.send(.GET, "/oidc/authorize?" + URLForm.encode(request.pairs + extra), backendID: nil)
     }
 
     /// The code of a successful redirect.
@@ -57,10 +62,10 @@ struct OpenIDFlow {
     /// a confidential one (HTTP Basic).
     func tokenRequest(_ form: [(String, String)], clientID: String = OpenIDFlow.native.id, secret: String? = nil) async throws -> RawClient.Reply {
         if let secret {
-            let basic = BasicCredentials(user: clientID, password: secret).headerValue
-            return try await client.send(.POST, Self.token, authorization: basic, backendID: nil, form: FormEncoding.encode(form))
+            let basic = RawClient.basic(clientID, secret)
+            return try await client.send(.POST, Self.token, authorization: basic, backendID: nil, form: URLForm.encode(form))
         }
-        return try await client.send(.POST, Self.token, backendID: nil, form: FormEncoding.encode(form + [("client_id", clientID)]))
+        return try await client.send(.POST, Self.token, backendID: nil, form: URLForm.encode(form + [("client_id", clientID)]))
     }
 
     /// The authorization code grant.
@@ -87,7 +92,7 @@ struct OpenIDFlow {
 
     /// `POST /oidc/device`.
     func startDevice(clientID: String = OpenIDFlow.native.id, scope: String = "openid profile") async throws -> RawClient.Reply {
-        try await client.send(.POST, "/oidc/device", backendID: nil, form: FormEncoding.encode([("client_id", clientID), ("scope", scope)]))
+        try await client.send(.POST, "/oidc/device", backendID: nil, form: URLForm.encode([("client_id", clientID), ("scope", scope)]))
     }
 
     /// One device-code poll.

@@ -1,6 +1,5 @@
 import AsyncHTTPClient
-import CofferAuth
-import CofferDevBackend
+@testable import CofferDevBackend
 import Foundation
 import Logging
 import NIOCore
@@ -12,15 +11,20 @@ import XCTest
 struct RawClient {
     let backend: DevBackend
 
+    /// One client for every test, kept for the process: it follows no redirect.
+    static let http = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(5))))
+
     struct Reply {
         let status: Int
         let headers: [String: String]
-        let json: JSONValue?
+        let json: JSON?
         /// The body as text (HTML pages).
         let text: String
 
         /// The JSON body; fails the test when there is none.
-        func object(file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        func object(file: StaticString = #filePath, line: UInt = #line) throws -> JSON {
             try XCTUnwrap(json, "no JSON body: \(text.prefix(200))", file: file, line: line)
         }
 
@@ -32,7 +36,7 @@ struct RawClient {
         /// The `Location` header's query parameters (a redirect to the client).
         var redirectParameters: [String: String] {
             guard let location = headers["location"], let query = location.split(separator: "?", maxSplits: 1).dropFirst().first,
-                  let pairs = FormEncoding.decode(String(query))
+                  let pairs = URLForm.pairs(String(query))
             else { return [:] }
             return Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         }
@@ -51,23 +55,28 @@ struct RawClient {
             request.headers.add(name: "Content-Type", value: contentType)
             request.body = .bytes(ByteBuffer(string: form))
         }
-        let response = try await Authorization.defaultHTTPClient.execute(request, timeout: .seconds(5))
+        let response = try await Self.http.execute(request, timeout: .seconds(5))
         let body = try await response.body.collect(upTo: 1 << 20)
         var headers: [String: String] = [:]
         for header in response.headers { headers[header.name.lowercased()] = header.value }
         return Reply(
-            status: Int(response.status.code), headers: headers, json: JSONValue(parsing: Data(body.readableBytesView)),
+            status: Int(response.status.code), headers: headers, json: JSON(parsing: Data(body.readableBytesView)),
             text: String(buffer: body))
     }
 
     /// A JSON `POST` (or `PUT`).
-    func post(_ path: String, json: JSONValue, authorization: String? = nil, method: NIOHTTP1.HTTPMethod = .POST) async throws -> Reply {
+    func post(_ path: String, json: JSON, authorization: String? = nil, method: NIOHTTP1.HTTPMethod = .POST) async throws -> Reply {
         try await send(method, path, authorization: authorization, backendID: nil,
-                       form: String(decoding: json.compactJSON, as: UTF8.self), contentType: "application/json")
+                       form: String(decoding: json.text, as: UTF8.self), contentType: "application/json")
+    }
+
+    /// `Basic base64(user:password)` (RFC 7617).
+    static func basic(_ user: String, _ password: String) -> String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 
     /// `Basic …` for the default client.
-    static let clientAuthorization = "Basic " + Data("coffer-cli:coffer-cli-secret".utf8).base64EncodedString()
+    static let clientAuthorization = basic("coffer-cli", "coffer-cli-secret")
 
     /// Gets a user token with the password grant.
     func passwordToken(user: String = "demo", password: String = "demo-password") async throws -> String {

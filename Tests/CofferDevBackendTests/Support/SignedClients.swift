@@ -1,13 +1,13 @@
-import CofferAuth
 import CofferTestSupport
+@testable import CofferDevBackend
 import CryptoExtras
 import Foundation
 import NIOHTTP1
 import XCTest
 
 /// JSON text of `value`.
-func jsonText(_ value: JSONValue) -> String {
-    String(decoding: value.compactJSON, as: UTF8.self)
+func jsonText(_ value: JSON) -> String {
+    String(decoding: value.text, as: UTF8.self)
 }
 
 /// A MobileFirst client as a test plays it, with its own key, signing with ``IndependentJWS``:
@@ -29,7 +29,7 @@ struct TestMobileFirstClient {
     /// The JWS header with this client's key as a JWK (`n` with Java's leading zero, as the Android SDK writes it).
     func header(kid: String? = nil, key: _RSA.Signing.PrivateKey? = nil) throws -> String {
         let (n, e) = try IndependentJWS.numbers(of: (key ?? self.key).publicKey)
-        var jwk: [String: JSONValue] = [
+        var jwk: [String: JSON] = [
             "kty": "RSA", "n": .string(IndependentJWS.encode(IndependentJWS.javaSigned(n), .paddedURL)),
             "e": .string(IndependentJWS.encode(e, .paddedURL)),
         ]
@@ -38,14 +38,14 @@ struct TestMobileFirstClient {
     }
 
     /// The registration data (web SDK form).
-    static func registrationData(hardware: String = "x86_64") -> JSONValue {
+    static func registrationData(hardware: String = "x86_64") -> JSON {
         ["device": ["id": "device-1", "platform": "Linux", "hardware": .string(hardware)], "application": ["clientPlatform": "web", "id": .string(applicationID)]]
     }
 
     /// The registration body: the JWS split into its segments.
-    func registrationBody(_ data: JSONValue = registrationData(), encoding: IndependentJWS.Encoding = .paddedURL) throws -> JSONValue {
+    func registrationBody(_ data: JSON = registrationData(), encoding: IndependentJWS.Encoding = .paddedURL) throws -> JSON {
         let jws = try IndependentJWS.sign(header: try header(), payload: jsonText(data), with: key, encoding: encoding)
-        let parts = jws.split(separator: ".").map { JSONValue.string(String($0)) }
+        let parts = jws.split(separator: ".").map { JSON.string(String($0)) }
         return ["signedRegistrationData": ["header": parts[0], "payload": parts[1], "signature": parts[2]]]
     }
 
@@ -66,7 +66,7 @@ struct TestMobileFirstClient {
         subject: String? = nil
     ) throws -> String {
         let iat = (now.timeIntervalSince1970 * 1000).rounded(.down)
-        var claims: [String: JSONValue] = [
+        var claims: [String: JSON] = [
             "iss": .string("\(Self.applicationID)$web"), "sub": .string(subject ?? id), "iat": .number(iat), "exp": .number(iat + lifetime * 1000),
         ]
         if let jti { claims["jti"] = .string(jti) }
@@ -76,26 +76,26 @@ struct TestMobileFirstClient {
 
     /// The form fields of an assertion.
     static func assertionForm(_ assertion: String) -> String {
-        FormEncoding.encode([("client_assertion", assertion), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")])
+        URLForm.encode([("client_assertion", assertion), ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")])
     }
 
     /// `POST preauth/v1/preauthorize`.
-    func preauthorize(_ scope: String, _ answers: [String: JSONValue]? = nil) async throws -> RawClient.Reply {
-        var body: [String: JSONValue] = ["client_id": .string(id), "scope": .string(scope)]
+    func preauthorize(_ scope: String, _ answers: [String: JSON]? = nil) async throws -> RawClient.Reply {
+        var body: [String: JSON] = ["client_id": .string(id), "scope": .string(scope)]
         if let answers { body["challengeResponse"] = .object(answers) }
         return try await raw.post(Self.runtime + "preauth/v1/preauthorize", json: .object(body))
     }
 
     /// `GET az/v1/authorization` for `scope`: the code of the redirect, or `nil`.
     func code(scope: String, redirectURI: String = "https://app/cb") async throws -> (reply: RawClient.Reply, code: String?) {
-        let query = FormEncoding.encode([("response_type", "code"), ("client_id", id), ("scope", scope), ("redirect_uri", redirectURI)])
+        let query = URLForm.encode([("response_type", "code"), ("client_id", id), ("scope", scope), ("redirect_uri", redirectURI)])
         let reply = try await raw.send(.GET, Self.runtime + "az/v1/authorization?" + query, backendID: nil)
         return (reply, reply.redirectParameters["code"])
     }
 
     /// `POST az/v1/token` with `code` and `assertion`.
     func token(code: String, assertion: String, redirectURI: String = "https://app/cb") async throws -> RawClient.Reply {
-        let form = FormEncoding.encode([("code", code), ("grant_type", "authorization_code"), ("redirect_uri", redirectURI)])
+        let form = URLForm.encode([("code", code), ("grant_type", "authorization_code"), ("redirect_uri", redirectURI)])
             + "&" + Self.assertionForm(assertion)
         return try await raw.send(.POST, Self.runtime + "az/v1/token", backendID: nil, form: form)
     }
@@ -103,7 +103,7 @@ struct TestMobileFirstClient {
     /// `POST preauth/v1/logout` of `check` with `assertion`.
     func logout(_ check: String, assertion: String) async throws -> RawClient.Reply {
         try await raw.send(.POST, Self.runtime + "preauth/v1/logout", backendID: nil,
-                           form: FormEncoding.encode([("security_check", check)]) + "&" + Self.assertionForm(assertion))
+                           form: URLForm.encode([("security_check", check)]) + "&" + Self.assertionForm(assertion))
     }
 }
 
@@ -134,7 +134,7 @@ struct TestClientAccessClient {
 
     /// The CSR: the Android SDK's payload, signed.
     func csr(signedBy other: _RSA.Signing.PrivateKey? = nil) throws -> String {
-        let payload: JSONValue = [
+        let payload: JSON = [
             "deviceId": "device-1", "deviceOs": "android", "deviceModel": "Pixel", "applicationId": "com.example",
             "applicationVersion": "1.0", "environment": "android",
         ]
@@ -143,7 +143,7 @@ struct TestClientAccessClient {
 
     /// Registers; returns the client with its id and the reply.
     func registered(file: StaticString = #filePath, line: UInt = #line) async throws -> (TestClientAccessClient, RawClient.Reply) {
-        let reply = try await raw.send(.POST, Self.apps + "clients/instance", backendID: nil, form: FormEncoding.encode([("CSR", try csr())]), headers: sessionHeader)
+        let reply = try await raw.send(.POST, Self.apps + "clients/instance", backendID: nil, form: URLForm.encode([("CSR", try csr())]), headers: sessionHeader)
         XCTAssertEqual(reply.status, 200, reply.text, file: file, line: line)
         var client = self
         client.id = try reply.string("clientId", file: file, line: line)
@@ -151,8 +151,8 @@ struct TestClientAccessClient {
     }
 
     /// `GET authorization`, answering with `answers` when given.
-    func authorize(answers: JSONValue? = nil, session: String? = nil) async throws -> RawClient.Reply {
-        let query = FormEncoding.encode([("response_type", "code"), ("client_id", id), ("redirect_uri", "http://localhost")])
+    func authorize(answers: JSON? = nil, session: String? = nil) async throws -> RawClient.Reply {
+        let query = URLForm.encode([("response_type", "code"), ("client_id", id), ("redirect_uri", "http://localhost")])
         return try await raw.send(
             .GET, Self.apps + "authorization?" + query, authorization: answers.map { "Bearer " + jsonText($0) }, backendID: nil,
             headers: [("X-WL-Session", session ?? self.session)])
@@ -161,7 +161,7 @@ struct TestClientAccessClient {
     /// `POST token` with `code`, signed (`X-WL-Authenticate`) by this client's key unless told otherwise.
     func token(code: String, signedCode: String? = nil, session: String? = nil) async throws -> RawClient.Reply {
         let signed = try signedCode ?? IndependentJWS.sign(header: try header(), payload: jsonText(["code": .string(code)]), with: key)
-        let form = FormEncoding.encode([("code", code), ("client_id", id), ("grant_type", "authorization_code"), ("redirect_uri", "http://localhost")])
+        let form = URLForm.encode([("code", code), ("client_id", id), ("grant_type", "authorization_code"), ("redirect_uri", "http://localhost")])
         return try await raw.send(.POST, Self.apps + "token", backendID: nil, form: form,
                                   headers: [("X-WL-Session", session ?? self.session), ("X-WL-Authenticate", signed)])
     }

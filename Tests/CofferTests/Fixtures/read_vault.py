@@ -6,6 +6,7 @@ through ctypes. It prints every live item as JSON, the secret in base64, and the
 
     read_vault.py VAULT                 the passphrase is read from stdin
     read_vault.py VAULT --keyfile PATH  open a key-file slot instead
+    read_vault.py VAULT --systemd-creds open a systemd-creds slot (section 4.5) with systemd-creds
     read_vault.py VAULT ... --search NAME=VALUE ...
                                         version 2: only the items the attribute index finds for
                                         these attributes (section 5.4), each checked
@@ -17,6 +18,7 @@ import hashlib
 import json
 import sqlite3
 import struct
+import subprocess
 import sys
 import time
 import unicodedata
@@ -52,6 +54,19 @@ def subkey(master, key_id, length):
     """crypto_kdf_derive_from_key, context "CofferV1", as plain BLAKE2b (section 3)."""
     return hashlib.blake2b(b"", key=master, digest_size=length,
                            salt=struct.pack("<Q", key_id) + bytes(8), person=b"CofferV1" + bytes(8)).digest()
+
+
+def systemd_creds_kek(vault_id, slot_id, kdf, credential):
+    """Section 4.5: systemd-creds decrypts the slot's credential under the slot's name."""
+    prefix = "systemd-creds;tpm2-device="
+    device = kdf[len(prefix):] if kdf.startswith(prefix) else None
+    if kdf != "systemd-creds" and device is None:
+        sys.exit("malformed systemd-creds slot")
+    command = ["systemd-creds", "decrypt", f"--name=coffer-{vault_id.hex()}-{slot_id}", "--newline=no"]
+    if device:
+        command.append(f"--tpm2-device={device}")
+    result = subprocess.run(command + ["-", "-"], input=credential, capture_output=True, timeout=30)
+    return result.stdout if result.returncode == 0 and len(result.stdout) == 32 else None
 
 
 def nfc(text):
@@ -177,17 +192,26 @@ def main():
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
 
     if "--keyfile" in sys.argv:
-        kind, kek_for = "keyfile", None
+        kind = "keyfile"
         key = open(sys.argv[sys.argv.index("--keyfile") + 1], "rb").read()
         assert len(key) == 32
+    elif "--systemd-creds" in sys.argv:
+        kind, key = "systemd-creds", None
     else:
         kind, key = "passphrase", nfc(sys.stdin.read().rstrip("\n"))
 
     slot_ad = b"coffer:slot\x00" + struct.pack(">I", 1) + vault_id + kind.encode()
     vault_key = None
-    for salt, ops, mem, wrapped in db.execute(
-            "SELECT salt, opslimit, memlimit, wrapped_key FROM key_slots WHERE kind = ?", (kind,)):
-        kek = argon2id(key, salt, ops, mem) if kind == "passphrase" else key
+    for slot_id, kdf, salt, ops, mem, wrapped in db.execute(
+            "SELECT slot_id, kdf, salt, opslimit, memlimit, wrapped_key FROM key_slots WHERE kind = ? ORDER BY slot_id", (kind,)):
+        if kind == "passphrase":
+            kek = argon2id(key, salt, ops, mem)
+        elif kind == "systemd-creds":
+            kek = systemd_creds_kek(vault_id, slot_id, kdf, salt)
+            if kek is None:
+                continue
+        else:
+            kek = key
         vault_key = aead_open(wrapped, kek, slot_ad)
         if vault_key:
             break

@@ -9,7 +9,7 @@ final class VaultTamperTests: XCTestCase {
     let bob = ItemID.genericPassword(service: "mail", account: "bob")
     let carol = ItemID.genericPassword(service: "mail", account: "carol")
 
-    private func makeVault() throws -> (Vault, RawVaultFile) {
+    private func vaultWithThreeItems() throws -> (Vault, RawVaultFile) {
         let vault = try folder.makeVault()
         for id in [alice, bob, carol] { try vault.set(Data("pw-\(id.account)".utf8), for: id) }
         return (vault, try RawVaultFile(folder.file("test.vault")))
@@ -26,7 +26,7 @@ final class VaultTamperTests: XCTestCase {
     /// A flipped byte in one record fails that item with integrityFailure; the others stay
     /// readable, queries skip it, and the failed read neither deletes nor rewrites the record.
     func testFlippedByte() throws {
-        let (vault, raw) = try makeVault()
+        let (vault, raw) = try vaultWithThreeItems()
         let key = try rowKey(vault, alice)
         var tampered = try record(raw, key)
         tampered[tampered.count / 2] ^= 0x40
@@ -42,7 +42,7 @@ final class VaultTamperTests: XCTestCase {
 
     /// Two records swapped between rows both fail authentication.
     func testSwappedRecords() throws {
-        let (vault, raw) = try makeVault()
+        let (vault, raw) = try vaultWithThreeItems()
         let aliceKey = try rowKey(vault, alice), bobKey = try rowKey(vault, bob)
         let aliceRecord = try record(raw, aliceKey), bobRecord = try record(raw, bobKey)
         try raw.setRecord(bobRecord, at: aliceKey)
@@ -55,7 +55,7 @@ final class VaultTamperTests: XCTestCase {
 
     /// A record copied from another vault into this vault's row for the same item fails.
     func testRecordFromAnotherVault() throws {
-        let (vault, raw) = try makeVault()
+        let (vault, raw) = try vaultWithThreeItems()
         let other = try folder.makeVault("other.vault", credential: .passphrase(testPassphrase))
         try other.set(Data("attacker".utf8), for: alice)
         let foreign = try XCTUnwrap(try RawVaultFile(folder.file("other.vault")).items().first?.record)
@@ -72,7 +72,7 @@ final class VaultTamperTests: XCTestCase {
 
     /// Setting an item whose record was tampered with replaces it: an explicit write is the repair.
     func testSetRepairsTamperedItem() throws {
-        let (vault, raw) = try makeVault()
+        let (vault, raw) = try vaultWithThreeItems()
         let key = try rowKey(vault, alice)
         var tampered = try record(raw, key)
         tampered[0] ^= 1
@@ -83,7 +83,7 @@ final class VaultTamperTests: XCTestCase {
 
     /// A modified key slot opens nothing (the vault reads as a wrong passphrase) and is not rewritten.
     func testTamperedKeySlot() throws {
-        _ = try makeVault()
+        _ = try vaultWithThreeItems()
         let raw = try RawVaultFile(folder.file("test.vault"))
         var wrapped = try XCTUnwrap(raw.rows("SELECT wrapped_key FROM key_slots").first?.first as? [UInt8])
         wrapped[30] ^= 1

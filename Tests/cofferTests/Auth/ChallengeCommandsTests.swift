@@ -1,5 +1,4 @@
 import CofferTestSupport
-import CofferAuth
 import CofferDevBackend
 import Foundation
 import XCTest

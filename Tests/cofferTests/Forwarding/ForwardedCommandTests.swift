@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -18,8 +19,9 @@ final class ForwardedCommandTests: CLITestCase {
         XCTAssertTrue(try coffer(["--help"]).stdoutText.contains("  login "), "coffer's own help lists the forwarded commands")
     }
 
-    /// Every root option that takes a value is known to the scan that finds the subcommand: the
-    /// list comes from the parser itself (`--experimental-dump-help`).
+    /// Every root option that takes a value is known to the scan that finds the subcommand (it
+    /// parses them with coffer's own parser): each, from the parser's own list
+    /// (`--experimental-dump-help`), works before a forwarded command.
     func testEveryRootOptionBeforeTheSubcommandIsPassedOn() throws {
         let dump = try XCTUnwrap(try JSONSerialization.jsonObject(with: try coffer(["--experimental-dump-help"]).stdout) as? [String: Any])
         let command = try XCTUnwrap(dump["command"] as? [String: Any])
@@ -33,6 +35,63 @@ final class ForwardedCommandTests: CLITestCase {
         }
         let flags = try coffer(["--no-agent", "--insecure-http", "status", "--help"])
         XCTAssertTrue(flags.stdoutText.contains("--profile"), flags.stderrText)
+    }
+
+    /// One table (``ForwardedCommands``) names every forwarded command: `coffer --help` lists
+    /// each with the table's abstract, and the executable that runs it declares the same.
+    func testOneTableDrivesTheStubsAndTheExecutables() throws {
+        let help = try coffer(["--help"]).stdoutText
+        for command in ForwardedCommands.all {
+            XCTAssertTrue(help.contains("  \(command.name) "), "coffer --help lists \(command.name)")
+            let own = try coffer([command.name, "--help"]).stdoutText
+            XCTAssertTrue(own.hasPrefix("OVERVIEW: \(command.abstract.prefix(40))"), "\(command.name): \(own.prefix(200))")
+        }
+    }
+
+    /// A forwarded executable gets the subcommand and the arguments after it, never the root
+    /// options before it: those travel in the environment, as git passes its global options.
+    /// A stand-in coffer-auth beside a copy of coffer records both.
+    func testRootOptionsTravelInTheEnvironmentNotOnTheCommandLine() throws {
+        let alone = folder.file("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: BuiltProducts.executable("coffer"), to: alone.appendingPathComponent("coffer"))
+        let record = folder.file("record").path
+        let standIn = """
+            #!/bin/sh
+            for word in "$@"; do printf '%s\n' "$word"; done > '\(record).argv'
+            env | grep '^COFFER_' | sort > '\(record).env'
+
+            """
+        try Data(standIn.utf8).write(to: alone.appendingPathComponent("coffer-auth"))
+        chmod(alone.appendingPathComponent("coffer-auth").path, 0o755)
+        let run = try ChildProcess.run(
+            alone.appendingPathComponent("coffer"),
+            ["--vault", "/v.vault", "--keyfile=/k.key", "--passphrase-fd", "0", "--backend", "vault", "--unlock", "keyfile",
+             "--no-agent", "--secret-service-timeout", "2.5", "--insecure-http", "login", "--issuer", "https://id.example"],
+            environment: ["COFFER_VAULT": nil, "COFFER_KEYFILE": nil])
+        XCTAssertEqual(run.status, 0, run.stderrText)
+        XCTAssertEqual(try String(contentsOfFile: record + ".argv", encoding: .utf8), "login\n--issuer\nhttps://id.example\n")
+        let environment = try String(contentsOfFile: record + ".env", encoding: .utf8)
+        for variable in [
+            "COFFER_VAULT=/v.vault", "COFFER_KEYFILE=/k.key", "COFFER_PASSPHRASE_FD=0", "COFFER_BACKEND=vault", "COFFER_UNLOCK=keyfile",
+            "COFFER_NO_AGENT=1", "COFFER_SECRET_SERVICE_TIMEOUT=2.5", "COFFER_INSECURE_HTTP=1",
+        ] {
+            XCTAssertTrue(environment.contains(variable + "\n"), "\(variable) in \(environment)")
+        }
+        // A root option's value that happens to be a command's name is still a value.
+        _ = try ChildProcess.run(alone.appendingPathComponent("coffer"), ["--vault", "login", "token"], environment: ["COFFER_VAULT": nil])
+        XCTAssertEqual(try String(contentsOfFile: record + ".argv", encoding: .utf8), "token\n")
+        XCTAssertTrue(try String(contentsOfFile: record + ".env", encoding: .utf8).contains("COFFER_VAULT=login\n"))
+    }
+
+    /// coffer-dev-backend gets `dev-backend` and what follows, like every forwarded executable,
+    /// and still runs alone.
+    func testTheDevBackendGetsItsSubcommand() throws {
+        let forwarded = try coffer(["--vault", "/v.vault", "dev-backend", "--help"])
+        XCTAssertEqual(forwarded.status, 0, "coffer-dev-backend has no --vault; it did not get one: \(forwarded.stderrText)")
+        XCTAssertTrue(forwarded.stdoutText.contains("--oidc-auto-approve"), forwarded.stdoutText)
+        let alone = try ChildProcess.run(BuiltProducts.executable("coffer-dev-backend"), ["--help"])
+        XCTAssertTrue(alone.stdoutText.contains("--oidc-auto-approve"), alone.stdoutText)
     }
 
     func testACommandRunsWithItsArgumentsAndExitStatus() throws {

@@ -7,13 +7,14 @@ final class ProcessHardeningTests: CLITestCase {
     /// A coffer process waiting on `--passphrase-fd 3` (a pipe held open): its core-file limit
     /// is 0, and, run as another user, its /proc files belong to root, which is how Linux
     /// shows a process that is not dumpable (ptrace and /proc/<pid>/mem closed to that user).
-    func testTheProcessIsNotDumpableAndWritesNoCore() throws {
+    func testTheProcessIsNotDumpableAndWritesNoCore() async throws {
         try initVault()
         let waiting = try ChildProcess.start(
             BuiltProducts.executable("coffer").path, ["--passphrase-fd", "3", "get", "s", "a"],
             environment: ["COFFER_VAULT": vault.path], inputs: [0: Data(), 3: nil])
         defer { waiting.stop() }
-        XCTAssertTrue(eventually { coreLimit(of: waiting.pid) == ["0", "0"] }, "core limit: \(coreLimit(of: waiting.pid))")
+        let pid = waiting.pid
+        await eventually("the core limit is 0") { Self.coreLimit(of: pid) == ["0", "0"] }
 
         guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
             throw XCTSkip("the /proc ownership check runs a coffer as another user: it needs root and setpriv")
@@ -22,7 +23,8 @@ final class ProcessHardeningTests: CLITestCase {
             "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.executable("coffer").path, "--passphrase-fd", "3", "doctor"],
             environment: ["COFFER_VAULT": "/nonexistent/v.vault"], inputs: [0: Data(), 3: nil])
         defer { other.stop() }
-        XCTAssertTrue(eventually { coreLimit(of: other.pid) == ["0", "0"] }, "the process started and hardened itself")
+        let otherPID = other.pid
+        await eventually("the process started and hardened itself") { Self.coreLimit(of: otherPID) == ["0", "0"] }
         var info = stat()
         XCTAssertEqual(stat("/proc/\(other.pid)/environ", &info), 0)
         XCTAssertEqual(info.st_uid, 0, "a non-dumpable process's /proc files belong to root")
@@ -30,12 +32,13 @@ final class ProcessHardeningTests: CLITestCase {
 
     /// A crash signal kills the process plainly: the runtime's backtracer, which printed the
     /// registers and the memory around them, is not run.
-    func testACrashPrintsNoMemory() throws {
+    func testACrashPrintsNoMemory() async throws {
         try initVault()
         let waiting = try ChildProcess.start(
             BuiltProducts.executable("coffer").path, ["--passphrase-fd", "3", "get", "s", "a"],
             environment: ["COFFER_VAULT": vault.path], inputs: [0: Data(), 3: nil])
-        XCTAssertTrue(eventually { coreLimit(of: waiting.pid) == ["0", "0"] }, "the process started and hardened itself")
+        let pid = waiting.pid
+        await eventually("the process started and hardened itself") { Self.coreLimit(of: pid) == ["0", "0"] }
         waiting.kill(SIGSEGV)
         let outcome = try waiting.wait(timeout: .seconds(30))
         XCTAssertEqual(outcome.status, 128 + SIGSEGV)
@@ -44,20 +47,11 @@ final class ProcessHardeningTests: CLITestCase {
     }
 
     /// The soft and hard core-file limits of `pid`, from /proc/<pid>/limits.
-    private func coreLimit(of pid: pid_t) -> [String] {
+    private static func coreLimit(of pid: pid_t) -> [String] {
         guard let limits = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8),
               let line = limits.split(separator: "\n").first(where: { $0.hasPrefix("Max core file size") })
         else { return [] }
         return line.split(separator: " ").dropFirst(4).prefix(2).map(String.init)
     }
 
-    /// Whether `condition` holds within 20 s.
-    private func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return false
-    }
 }

@@ -1,3 +1,4 @@
+import CofferBase
 import CLibSecret
 import Dispatch
 import Foundation

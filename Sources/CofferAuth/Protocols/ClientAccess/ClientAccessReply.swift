@@ -6,14 +6,14 @@ import Foundation
 package enum ClientAccessReply {
     /// A JSON object body, plain (with a JSON content type) or wrapped as secure JSON (whatever
     /// its content type).
-    static func object(_ response: HTTPResponse) throws(AuthError) -> [String: JSONValue] {
+    static func object(_ response: HTTPReply) throws(AuthError) -> [String: JSONValue] {
         guard let inner = SecureJSON.unwrap(response.body) else { return try JSONReply.object(response) }
         guard let object = JSONValue(parsing: inner)?.objectValue else { throw .malformedResponse(reason: "the secure JSON body is not a JSON object") }
         return object
     }
 
     /// An authorization reply.
-    package static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
+    package static func round(_ response: HTTPReply) throws(AuthError) -> ChallengeRound {
         switch response.status {
         case 301, 302, 303, 307:
             let query = try ChallengeRound.redirectQuery(response)
@@ -43,7 +43,7 @@ package enum ClientAccessReply {
     }
 
     /// The registration reply: `{"certificate", "clientId"}` (the certificate is not checked here).
-    package static func registration(_ response: HTTPResponse) throws(AuthError) -> (clientID: String, certificate: String) {
+    package static func registration(_ response: HTTPReply) throws(AuthError) -> (clientID: String, certificate: String) {
         guard response.isSuccess else { throw ErrorReply.error(for: response) }
         let body = try object(response)
         guard let certificate = body["certificate"]?.stringValue else { throw .malformedResponse(reason: "the registration reply has no certificate") }
@@ -54,14 +54,14 @@ package enum ClientAccessReply {
     }
 
     /// 401 with `WWW-Authenticate: WL-Composite-Challenge` (compared without regard to case, as the Android SDK does).
-    static func isCompositeChallenge(_ response: HTTPResponse) -> Bool {
+    static func isCompositeChallenge(_ response: HTTPReply) -> Bool {
         response.header(HeaderName.wwwAuthenticate)?.trimmingCharacters(in: .whitespaces)
             .caseInsensitiveCompare(ClientAccessPath.challengeScheme) == .orderedSame
     }
 
     /// The token reply: `access_token` and `id_token` (both required, as in the SDKs), and the
     /// user of the ID token's `imf.user` claim.
-    static func token(_ response: HTTPResponse) throws(AuthError) -> TokenStep {
+    static func token(_ response: HTTPReply) throws(AuthError) -> TokenStep {
         guard response.status == 200 else { throw ErrorReply.error(for: response) }
         let reply = try TokenReply.parse(object: try object(response), requireTokenType: false)
         guard let idToken = reply.idToken else { throw .malformedResponse(reason: "the token reply has no id_token") }

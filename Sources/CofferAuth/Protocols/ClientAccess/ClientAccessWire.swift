@@ -52,7 +52,7 @@ struct ClientAccessWire: ChallengeWire {
 
     /// 401 or 403 whose `WWW-Authenticate` holds `Bearer` and `"imfAuthentication"`, quotes
     /// included, as the SDKs test it (`MCAAuthorizationManager.isAuthorizationRequired`).
-    func requiredScope(_ response: HTTPResponse, hint: TokenScope?) -> TokenScope? {
+    func requiredScope(_ response: HTTPReply, hint: TokenScope?) -> TokenScope? {
         guard response.status == 401 || response.status == 403 else { return nil }
         let realm = "\"\(ClientAccessPath.resourceRealm)\""
         let asks = response.headers.contains {
@@ -61,7 +61,7 @@ struct ClientAccessWire: ChallengeWire {
         return asks ? TokenScope(nil) : nil
     }
 
-    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPResponse {
+    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPReply {
         try await transport.send(request)
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// server's clock, and its error bodies.
 package enum MobileFirstReply {
     /// A preauthorize or authorization reply.
-    package static func round(_ response: HTTPResponse) throws(AuthError) -> ChallengeRound {
+    package static func round(_ response: HTTPReply) throws(AuthError) -> ChallengeRound {
         if isUnknownClient(response) { return ChallengeRound(outcome: .unknownClient) }
         switch response.status {
         case 200:
@@ -37,7 +37,7 @@ package enum MobileFirstReply {
     /// The registration reply: 201 (or another success) with the client's URL in `Location`
     /// (`…/registration/clients/{id}`); the id is its last path segment, 1 to 1024 visible ASCII
     /// characters.
-    package static func registeredClientID(_ response: HTTPResponse) throws(AuthError) -> String {
+    package static func registeredClientID(_ response: HTTPReply) throws(AuthError) -> String {
         guard response.isSuccess else { throw ErrorReply.error(for: response) }
         guard let location = response.header("Location"), let path = URLComponents(string: location)?.path,
               let last = path.split(separator: "/").last, let id = String(last).removingPercentEncoding,
@@ -47,23 +47,23 @@ package enum MobileFirstReply {
     }
 
     /// 401 with `WWW-Authenticate: MFP-Challenge` (compared without regard to case, as the Android SDK does).
-    static func isChallenge(_ response: HTTPResponse) -> Bool {
+    static func isChallenge(_ response: HTTPReply) -> Bool {
         response.header(HeaderName.wwwAuthenticate)?.trimmingCharacters(in: .whitespaces)
             .caseInsensitiveCompare(MobileFirstPath.challengeScheme) == .orderedSame
     }
 
     /// 400 `{"errorCode": "INVALID_CLIENT_ID"}`: the server does not know the client.
-    static func isUnknownClient(_ response: HTTPResponse) -> Bool {
+    static func isUnknownClient(_ response: HTTPReply) -> Bool {
         response.status == 400 && (try? JSONReply.object(response))?["errorCode"]?.stringValue == MobileFirstPath.unknownClientError
     }
 
     /// 409 with an `MFP-Conflict` header, of any value: send the same request again.
-    static func isConflict(_ response: HTTPResponse) -> Bool {
+    static func isConflict(_ response: HTTPReply) -> Bool {
         response.status == 409 && response.header(MobileFirstPath.conflictHeader) != nil
     }
 
     /// The token reply. The SDKs read `access_token`, `expires_in` and `scope`, and ignore `token_type`.
-    static func token(_ response: HTTPResponse) throws(AuthError) -> TokenStep {
+    static func token(_ response: HTTPReply) throws(AuthError) -> TokenStep {
         if isUnknownClient(response) { return .unknownClient }
         guard response.status == 200 else { throw ErrorReply.error(for: response) }
         return .granted(TokenGrant(reply: try TokenReply.parse(response, requireTokenType: false)))

@@ -65,7 +65,7 @@ struct MobileFirstWire: ChallengeWire {
     /// error="insufficient_scope", scope="…"` names the scope; a 401 `Bearer` names one in
     /// `scope`, or else (bare, or `error="invalid_token"`) means the scope asked for before, or
     /// the default scope. `RegisteredClient` is dropped: every token of a registered client has it.
-    func requiredScope(_ response: HTTPResponse, hint: TokenScope?) -> TokenScope? {
+    func requiredScope(_ response: HTTPReply, hint: TokenScope?) -> TokenScope? {
         guard response.status == 401 || response.status == 403, let challenge = BearerChallenge.all(in: response).first else { return nil }
         if response.status == 403 {
             guard challenge.parameters["error"] == "insufficient_scope", let scope = challenge.parameters["scope"] else { return nil }
@@ -74,7 +74,7 @@ struct MobileFirstWire: ChallengeWire {
         return challenge.parameters["scope"].map(Self.resourceScope) ?? hint ?? TokenScope(nil)
     }
 
-    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPResponse {
+    func sendResource(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPReply {
         try await send(request, transport: transport)
     }
 
@@ -87,7 +87,7 @@ struct MobileFirstWire: ChallengeWire {
 
     /// Sends `request`, and sends it again while the server answers 409 `MFP-Conflict`, at most
     /// 7 times (the SDKs' `MAX_CONFLICT_ATTEMPTS`); then the last reply is the answer.
-    func send(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPResponse {
+    func send(_ request: HTTPClientRequest, transport: HTTPTransport) async throws(AuthError) -> HTTPReply {
         var response = try await transport.send(request)
         var retries = 0
         while MobileFirstReply.isConflict(response), retries < MobileFirstPath.maxConflictRetries {

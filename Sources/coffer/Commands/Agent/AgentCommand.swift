@@ -19,6 +19,8 @@ struct AgentCommand: ParsableCommand {
             """,
         subcommands: [Start.self, Stop.self, AgentStatus.self])
 
+    @ParentCommand var root: CofferCommand
+
     /// The agent's socket path, checked as vault folders are.
     static func socketPath() throws -> String {
         try AgentSocket.path()
@@ -27,19 +29,28 @@ struct AgentCommand: ParsableCommand {
     struct Start: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Start the agent in the background (or, with --foreground, in this process, for systemd).",
-            discussion: "Under systemd socket activation (coffer-agent.socket), the agent uses the socket systemd passes.")
+            discussion: """
+                Under systemd socket activation (coffer-agent.socket), the agent uses the socket systemd passes. \
+                Each --hold VAULT is opened at start with the machine's own credentials, never a person's \
+                (--unlock if given, else the service credential in $CREDENTIALS_DIRECTORY and the vault's \
+                systemd-creds slots) and held until `coffer lock` or the agent stops, with no idle timeout. \
+                A vault that does not open is one line on stderr and in `agent status`; the agent starts anyway.
+                """)
+        @ParentCommand var agent: AgentCommand
 
         /// glibc's POSIX_SPAWN_SETSID (a GNU extension the Glibc module does not export): the agent
         /// leads a session of its own, apart from the terminal that started it.
         static let posixSpawnSetSID: Int16 = 0x80
-
-        @ParentCommand var root: CofferCommand
 
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
         @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
         var idleTimeout = DurationArgument(argument: "15m")!
+
+        @Option(name: .customLong("hold"), help: ArgumentHelp(
+            "Open this vault at start through its machine slot and hold it until stopped (repeatable).", valueName: "vault"))
+        var hold: [String] = []
 
         @Flag(name: .customLong("secret-service"), help: ArgumentHelp(
             "Also be the Secret Service (org.freedesktop.secrets) on the session bus, serving the vaults the agent holds: the default vault is the 'login' collection (docs/secret-service.md)."))
@@ -62,7 +73,7 @@ struct AgentCommand: ParsableCommand {
         func run() throws {
             let path = try AgentCommand.socketPath()
             if foreground { return try serve(path: path) }
-            if case .agent(let pid, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
+            if case .agent(let pid, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -80,8 +91,9 @@ struct AgentCommand: ParsableCommand {
             for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             defer { close(report[0]) }
             posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
-            var arguments = [executable, "agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
-            if secretService { arguments += ["--secret-service", "--vault", try root.vault.url().path] }
+            var arguments = [executable] + forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+                + heldPaths.flatMap { ["--hold", $0] }
+            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
             if replace { arguments.append("--replace") }
             if let prompter { arguments += ["--prompter", prompter] }
             let argv = arguments.map { strdup($0) } + [nil]
@@ -95,8 +107,13 @@ struct AgentCommand: ParsableCommand {
             guard spawned == 0 else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
             }
-            for _ in 0..<250 {
-                if case .agent? = try? AgentClient(path: path, timeout: .seconds(1)).send(.ping) {
+            // The agent answers once it has tried every --hold vault: each may take up to the
+            // systemd-creds timeout.
+            let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
+            let deadline = Date().addingTimeInterval(5 + holdTime)
+            while Date() < deadline {
+                if case .agent(_, _, let failures)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) {
+                    for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
                 var status: Int32 = 0
@@ -108,7 +125,41 @@ struct AgentCommand: ParsableCommand {
                 }
                 usleep(20_000)
             }
-            throw CLIError(message: "the agent did not answer within 5 s", exitStatus: 75)
+            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: 75)
+        }
+
+        /// The vaults of --hold as absolute paths, every link resolved where the file exists.
+        private var heldPaths: [String] {
+            hold.map { (try? VaultPaths.real(URL(fileURLWithPath: $0))) ?? URL(fileURLWithPath: $0).path }
+        }
+
+        /// The global options that say how --hold vaults are unlocked, for the agent's own process.
+        private var forwardedUnlockOptions: [String] {
+            let options = agent.root.storeOptions
+            return (options.unlock.map { ["--unlock", $0] } ?? []) + (options.credentialName.map { ["--credential", $0] } ?? [])
+                + (options.systemdCredsTimeout.map { ["--systemd-creds-timeout", "\($0)"] } ?? [])
+        }
+
+        /// The line on stderr (after `coffer: `, escaped by ``Terminal/printError(_:)``) for a vault
+        /// --hold could not open.
+        static func holdFailureLine(_ failure: HoldFailure) -> String {
+            "agent: cannot hold \(failure.path): \(failure.message)"
+        }
+
+        /// Opens each --hold vault with the machine's own credentials and hands it to `server`;
+        /// a vault that does not open is reported on stderr and kept for status.
+        private func holdVaults(in server: AgentServer) {
+            for path in heldPaths {
+                do {
+                    let vault = try Vault.open(at: URL(fileURLWithPath: path))
+                    try agent.root.unlockWithoutPerson(vault)
+                    server.holdUntilStopped(vault, at: path)
+                } catch {
+                    let message = (error as? any CommandFailure)?.message ?? "\(error)"
+                    server.reportHoldFailure(message, at: path)
+                    Terminal.printError(Self.holdFailureLine(HoldFailure(path: path, message: message)))
+                }
+            }
         }
 
         /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
@@ -134,6 +185,7 @@ struct AgentCommand: ParsableCommand {
             }
             StartupReport.close()
             AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
+            holdVaults(in: server)
             server.run()
             provider?.stop()
             if !activated { unlink(path) }
@@ -143,7 +195,7 @@ struct AgentCommand: ParsableCommand {
         /// taken), the agent does not start either, and says why (on the startup report too).
         private func startSecretService(serving vaults: HeldVaults) throws -> SecretServiceProvider {
             let configuration = SecretServiceProvider.Configuration(
-                loginVault: try root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
+                loginVault: try agent.root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
             let provider = SecretServiceProvider(configuration: configuration, keeper: vaults) {
                 Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
             }
@@ -183,20 +235,23 @@ struct AgentCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
 
-        @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt, lastUse).")
+        @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error).")
         var json = false
 
         func run() throws {
             let path = try AgentCommand.socketPath()
-            var report = StatusJSON(running: false, pid: nil, socket: path, vaults: [])
-            if case .agent(let pid, let vaults)? = try? AgentClient(path: path, timeout: .seconds(5)).send(.status) {
-                report = StatusJSON(running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init))
+            var report = StatusJSON(running: false, pid: nil, socket: path, vaults: [], holdFailures: [])
+            if case .agent(let pid, let vaults, let failures)? = try? AgentClient(path: path, timeout: .seconds(5)).send(.status) {
+                report = StatusJSON(
+                    running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init),
+                    holdFailures: failures.map { StatusJSON.HoldFailureJSON(path: $0.path, error: $0.message) })
             }
             if json {
                 try JSONOutput.write(report)
             } else if let pid = report.pid {
                 var lines = ["agent running (pid \(pid)) at \(TerminalText.escaped(path))"]
-                lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt.formatted(.iso8601))" }
+                lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt?.formatted(.iso8601) ?? "the agent stops")" }
+                lines += report.holdFailures.map { "  \(TerminalText.escaped($0.path)) not held: \(TerminalText.escaped($0.error))" }
                 try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))
             } else {
                 try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
@@ -210,7 +265,8 @@ struct AgentCommand: ParsableCommand {
                 let path: String
                 let id: String
                 let unlockedAt: Date
-                let expiresAt: Date
+                /// Absent for a vault held until the agent stops (`--hold`).
+                let expiresAt: Date?
                 let lastUse: Date
 
                 init(_ held: HeldVaultStatus) {
@@ -222,10 +278,17 @@ struct AgentCommand: ParsableCommand {
                 }
             }
 
+            /// A vault `agent start --hold` could not open.
+            struct HoldFailureJSON: Encodable {
+                let path: String
+                let error: String
+            }
+
             let running: Bool
             let pid: Int32?
             let socket: String
             let vaults: [Vault]
+            let holdFailures: [HoldFailureJSON]
         }
     }
 }

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Base64url without padding (RFC 4648 §5), as JOSE, PKCE and OAuth use it.
+enum Base64URL {
+    static func encode(_ bytes: some DataProtocol) -> String {
+        encodePadded(bytes).replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Base64url with its `=` padding kept, as the MobileFirst and Mobile Client Access Android
+    /// SDKs encode the segments of their signed messages.
+    static func encodePadded(_ bytes: some DataProtocol) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// The bytes, or `nil` when `text` is not base64url (padding is accepted).
+    static func decode(_ text: some StringProtocol) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+
+    /// `count` random bytes from the system's CSPRNG, encoded: for state, nonce and PKCE values.
+    static func random(bytes count: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return encode((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Coffer
+import CofferCommandLine
+import Foundation
+
+/// `docker-credential-coffer`: docker's credential helper on a Coffer vault
+/// (`"credsStore": "coffer"` in ~/.docker/config.json).
+@main
+struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
+    static let name = "docker-credential-coffer"
+
+    static let configuration = CommandConfiguration(
+        commandName: name,
+        abstract: "docker's credential helper on a Coffer vault: \"credsStore\": \"coffer\" in ~/.docker/config.json",
+        discussion: """
+            store reads {"ServerURL","Username","Secret"} on stdin; get reads a server URL and \
+            prints that JSON; erase reads a server URL; list prints {"URL":"user",...}; version. \
+            A Username of <token> marks an identity token. Errors are one line on stdout and \
+            exit status 1; a missing entry is "credentials not found in native keychain".
+
+            The vault is --vault or $COFFER_VAULT, else the default vault. It is used through \
+            the agent when the agent holds it (coffer unlock), else unlocked as coffer does \
+            (key file, $COFFER_PASSPHRASE, --passphrase-fd, Secret Service slot), never by \
+            asking on the terminal.
+            """,
+        version: "\(name) (Coffer) \(CofferVersion.current)")
+
+    @OptionGroup var vault: VaultOptions
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("store, get, erase, list or version.", valueName: "action"))
+    var action: String
+
+    static func main() async {
+        Terminal.programName = name
+        await CommandLineTool.run(Self.self, onFailure: report)
+    }
+
+    func run() throws {
+        switch action {
+        case "version":
+            try StandardStreams.printLine(Self.configuration.version)
+        case "list":
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try StandardStreams.write(try encoder.encode(try actions().list()) + Data("\n".utf8))
+        case "store":
+            let credentials = try DockerCredentials(json: try Self.input())
+            try credentials.validate()
+            try actions().store(credentials)
+        case "get":
+            let serverURL = try DockerCredentials.serverURL(from: try Self.input())
+            try StandardStreams.write(try actions().get(serverURL).json)
+        case "erase":
+            try actions().erase(try DockerCredentials.serverURL(from: try Self.input()))
+        default:
+            throw DockerHelperError.unknownAction(action)
+        }
+    }
+
+    private func actions() throws -> DockerCredentialActions {
+        DockerCredentialActions(store: try credentialHelperStore())
+    }
+
+    /// All of stdin, up to ``DescriptorInput/limit``.
+    private static func input() throws -> [UInt8] {
+        guard let bytes = try DescriptorInput.readAll(STDIN_FILENO, limit: DescriptorInput.limit) else {
+            throw DockerHelperError.invalidInput("the input is larger than \(DescriptorInput.limit) bytes")
+        }
+        return bytes.withUnsafeBytes { Array($0) }
+    }
+
+    /// Ends the process for `error` as docker's helpers do: one line on stdout, exit status 1.
+    /// `--help`, `--version` and the like print as usual.
+    static func report(_ error: Error) -> Never {
+        if error is ExitCode || exitCode(for: error) == .success { CommandLineTool.fail(error, Self.self) }
+        let message = (error as? CommandFailure)?.message
+            ?? "\(Self.message(for: error)) (usage: \(name) [options] <store|get|erase|list|version>)"
+        try? StandardStreams.printLine(TerminalText.escaped(message))
+        Foundation.exit(1)
+    }
+}
