@@ -69,6 +69,14 @@ let package = Package(
         .systemLibrary(name: "CFuzzer", path: "Vendor/CFuzzer"),
         // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
+        // GDBus (gio), which libsecret is built on: the Secret Service provider's D-Bus side.
+        .systemLibrary(
+            name: "CGio", path: "Vendor/CGio",
+            pkgConfig: "gio-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // libgcrypt, which libsecret depends on: the provider's Diffie-Hellman and AES-CBC.
+        .systemLibrary(
+            name: "CGcrypt", path: "Vendor/CGcrypt",
+            pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
 
         // What every Coffer target builds on, the client and the dev backend alike: a mutex that
         // ThreadSanitizer sees (Guarded) and duration conversions. No other dependency.
@@ -77,6 +85,8 @@ let package = Package(
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
         .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
+        // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
+        .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
             name: "CofferAuth",
             dependencies: [
@@ -115,7 +125,7 @@ let package = Package(
         .executableTarget(
             name: "coffer",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferCommandLine",
+                "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -149,7 +159,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
-        .executableTarget(name: "coffer-fuzz", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CFuzzer"]),
+        .executableTarget(
+            name: "coffer-fuzz",
+            dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9).
         .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
@@ -167,6 +179,9 @@ let package = Package(
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
+        .testTarget(
+            name: "CofferSecretServiceProviderTests",
+            dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [

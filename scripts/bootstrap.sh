@@ -4,10 +4,12 @@
 #   scripts/bootstrap.sh test    that, plus a Secret Service (gnome-keyring), secret-tool, D-Bus, python3
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
-#                                Debian's docker credential helpers and gcc
+#                                Debian's docker credential helpers, gcc, and the Secret Service clients
+#                                the provider's tests drive
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
+packages+=(libglib2.0-dev libgcrypt20-dev)  # the Secret Service provider: GDBus, Diffie-Hellman and AES-CBC
 if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
     packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
@@ -22,6 +24,10 @@ if [ "${1:-build}" = test ]; then
     packages+=(git lighttpd)      # the git credential helper's tests: git over smart HTTP behind lighttpd
     packages+=(golang-docker-credential-helpers)  # the docker helper's reference: docker-credential-secretservice
     packages+=(gcc)               # make bench-cli builds git's libsecret credential helper from git's own source
+    # Clients of the Secret Service provider, none written here: python-secretstorage (with jeepney,
+    # which the torture campaign's client uses too); Debian's docker helper and git's libsecret helper
+    # (built with gcc from the source the git package ships) are above.
+    packages+=(python3-secretstorage python3-jeepney)
 fi
 
 missing=()

@@ -62,7 +62,7 @@ package enum AgentRequest: Sendable {
             let attributes = ItemAttributes(
                 id: id, label: options.label, comment: options.comment, custom: options.custom,
                 created: Date(timeIntervalSince1970: 0), modified: Date(timeIntervalSince1970: 0),
-                expiresAt: options.expiresAt, internet: options.internet)
+                expiresAt: options.expiresAt, internet: options.internet, contentType: options.contentType)
             return AgentMessage(kind: Kind.set.rawValue, fields: [vaultField(vault), field(.record, ItemRecord.encode(attributes, secret: secret))])
         case .item(let vault, let id): return AgentMessage(kind: Kind.item.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
         case .secret(let vault, let id): return AgentMessage(kind: Kind.secret.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
@@ -147,8 +147,7 @@ package enum AgentRequest: Sendable {
               let service = String(validating: bytes[5..<(5 + serviceLength)], as: UTF8.self),
               let account = String(validating: bytes[accountStart...], as: UTF8.self)
         else { return nil }
-        return itemClass == .genericPassword
-            ? .genericPassword(service: service, account: account) : .internetPassword(server: service, account: account)
+        return ItemID(itemClass: itemClass, service: service, account: account)
     }
 
     /// `u32be(len(name)) || name || value`.

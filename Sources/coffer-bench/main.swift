@@ -5,10 +5,16 @@ import Foundation
 let suites: [String: () async throws -> Void] = [
     "vault": VaultBenchmark.run,
     "secret-service": SecretServiceBenchmark.run,
+    "secret-service-provider": SecretServiceProviderBenchmark.run,
     "auth": AuthBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"
+// The client processes `secret-service-provider` drives; not a suite of its own.
+if requested == "secret-service-client" {
+    SecretServiceClient.run()
+    exit(0)
+}
 let names = requested == "all" ? suites.keys.sorted() : [requested]
 for name in names {
     guard let suite = suites[name] else {

@@ -18,11 +18,14 @@ public struct ItemAttributes: Sendable, Hashable, CustomStringConvertible {
     public var expiresAt: Date?
     /// Protocol, port, path and authentication type of an internet password.
     public var internet: InternetAttributes?
+    /// The secret's media type, when one was given (the Secret Service's content type).
+    public var contentType: String?
 
     /// Creates attributes; stores fill `created` and `modified` themselves when they set items.
     public init(
         id: ItemID, label: String? = nil, comment: String? = nil, custom: [String: String] = [:],
-        created: Date, modified: Date, expiresAt: Date? = nil, internet: InternetAttributes? = nil
+        created: Date, modified: Date, expiresAt: Date? = nil, internet: InternetAttributes? = nil,
+        contentType: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -32,6 +35,7 @@ public struct ItemAttributes: Sendable, Hashable, CustomStringConvertible {
         self.modified = modified
         self.expiresAt = expiresAt
         self.internet = internet
+        self.contentType = contentType
     }
 
     /// The attributes of a freshly set item: `created` kept from the item it replaces, if any.
@@ -39,12 +43,12 @@ public struct ItemAttributes: Sendable, Hashable, CustomStringConvertible {
         self.init(
             id: id, label: options.label, comment: options.comment, custom: options.custom,
             created: created, modified: modified, expiresAt: options.expiresAt,
-            internet: options.internet.flatMap { $0.isEmpty ? nil : $0 })
+            internet: options.internet.flatMap { $0.isEmpty ? nil : $0 }, contentType: options.contentType)
     }
 
     /// The caller-settable part, to set the item again with the same metadata.
     public var options: ItemOptions {
-        ItemOptions(label: label, comment: comment, custom: custom, expiresAt: expiresAt, internet: internet)
+        ItemOptions(label: label, comment: comment, custom: custom, expiresAt: expiresAt, internet: internet, contentType: contentType)
     }
 
     /// Whether the item has expired at `now`.

@@ -12,17 +12,20 @@ public struct ItemOptions: Sendable, Hashable {
     public var expiresAt: Date?
     /// Protocol, port, path and authentication type; only for internet passwords.
     public var internet: InternetAttributes?
+    /// The secret's media type, as the Secret Service keeps it (for example `text/plain`).
+    public var contentType: String?
 
     /// Creates options; every field is optional.
     public init(
         label: String? = nil, comment: String? = nil, custom: [String: String] = [:],
-        expiresAt: Date? = nil, internet: InternetAttributes? = nil
+        expiresAt: Date? = nil, internet: InternetAttributes? = nil, contentType: String? = nil
     ) {
         self.label = label
         self.comment = comment
         self.custom = custom
         self.expiresAt = expiresAt
         self.internet = internet
+        self.contentType = contentType
     }
 
     /// Checks every field against ``Limits`` and the item's class.
@@ -32,6 +35,7 @@ public struct ItemOptions: Sendable, Hashable {
         }
         if let label { try Limits.check(label, limit: Limits.maxTextBytes, what: "label") }
         if let comment { try Limits.check(comment, limit: Limits.maxTextBytes, what: "comment") }
+        if let contentType { try Limits.check(contentType, limit: Limits.maxTextBytes, what: "content type") }
         guard custom.count <= Limits.maxCustomAttributes else {
             throw .invalidArgument(reason: "more than \(Limits.maxCustomAttributes) custom attributes")
         }

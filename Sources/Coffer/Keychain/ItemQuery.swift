@@ -28,6 +28,24 @@ public struct ItemQuery: Sendable, Hashable {
         return custom.allSatisfy { attributes.custom[$0.key] == $0.value }
     }
 
+    /// What the vault's attribute index can look up for this query: its custom attributes, with
+    /// the service and account under their attribute names when the class is given; `nil` when
+    /// that is nothing. ``matches(_:)`` still has the final word.
+    var indexedAttributes: [String: String]? {
+        var attributes = custom
+        switch itemClass {
+        case .genericPassword?:
+            if let service { attributes[AttributeName.service] = service }
+            if let account { attributes[AttributeName.username] = account }
+        case .internetPassword?:
+            if let service { attributes[AttributeName.server] = service }
+            if let account { attributes[AttributeName.user] = account }
+        case .attributeItem?, nil:
+            break
+        }
+        return attributes.isEmpty ? nil : attributes
+    }
+
     /// The one item this query names, when it names class, service and account.
     var exactID: ItemID? {
         guard let itemClass, let service, let account else { return nil }

@@ -75,7 +75,7 @@ enum SecretServiceConnection {
     }
 
     private static func reach(_ deadline: OperationDeadline) throws(CofferError) -> Reach {
-        if let problem = sessionBusAddressProblem() { return .noSessionBus(problem) }
+        guard SessionBusAddress.find() != nil else { return .noSessionBus(SessionBusAddress.missing) }
         var error: UnsafeMutablePointer<GError>?
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.pointer, &error) else {
             switch GLibErrors.take(error, deadline: deadline, doing: "cannot connect") {
@@ -140,20 +140,5 @@ enum SecretServiceConnection {
         guard g_variant_n_children(reply) > 0, let child = g_variant_get_child_value(reply, 0) else { return nil }
         defer { g_variant_unref(child) }
         return read(child)
-    }
-
-    // MARK: The bus
-
-    /// Whether a session bus address can be found without side effects. With no
-    /// `DBUS_SESSION_BUS_ADDRESS`, GDBus would try `$XDG_RUNTIME_DIR/bus` and then spawn
-    /// `dbus-launch --autolaunch`; Coffer accepts only the first.
-    private static func sessionBusAddressProblem() -> String? {
-        let environment = ProcessInfo.processInfo.environment
-        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return nil }
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            var info = stat()
-            if stat(runtime + "/bus", &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { return nil }
-        }
-        return "DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus"
     }
 }

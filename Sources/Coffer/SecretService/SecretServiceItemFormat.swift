@@ -22,14 +22,14 @@ enum SecretServiceItemFormat {
     enum Key {
         static let schema = "xdg:schema"
         static let application = "application"
-        static let service = "service"
-        static let username = "username"
-        static let server = "server"
-        static let user = "user"
-        static let `protocol` = "protocol"
-        static let port = "port"
-        static let object = "object"
-        static let authtype = "authtype"
+        static let service = AttributeName.service
+        static let username = AttributeName.username
+        static let server = AttributeName.server
+        static let user = AttributeName.user
+        static let `protocol` = AttributeName.protocol
+        static let port = AttributeName.port
+        static let object = AttributeName.object
+        static let authtype = AttributeName.authtype
         static let comment = "coffer:comment"
         static let expiresAt = "coffer:expires-at"
     }
@@ -44,17 +44,20 @@ enum SecretServiceItemFormat {
         reservedNames.contains(name) || name.hasPrefix("xdg:") || name.hasPrefix("coffer:")
     }
 
-    /// The attributes that hold an item's service (or server) and account.
-    static func nameKeys(_ itemClass: ItemClass) -> (service: String, account: String) {
+    /// The attributes that hold an item's service (or server) and account; `nil` for an
+    /// attribute item, which only a vault holds (a Secret Service item that lacks these names
+    /// is no Coffer item here).
+    static func nameKeys(_ itemClass: ItemClass) -> (service: String, account: String)? {
         switch itemClass {
         case .genericPassword: (Key.service, Key.username)
         case .internetPassword: (Key.server, Key.user)
+        case .attributeItem: nil
         }
     }
 
-    /// The attributes that find the item `id`.
-    static func identity(_ id: ItemID) -> [String: String] {
-        let keys = nameKeys(id.itemClass)
+    /// The attributes that find the item `id`; `nil` for an attribute item.
+    static func identity(_ id: ItemID) -> [String: String]? {
+        guard let keys = nameKeys(id.itemClass) else { return nil }
         return [keys.service: Normalization.nfc(id.service), keys.account: Normalization.nfc(id.account)]
     }
 
@@ -62,9 +65,9 @@ enum SecretServiceItemFormat {
     /// ``ItemQuery/matches(_:)``, which has the final word.
     static func searches(for query: ItemQuery) -> [(itemClass: ItemClass, attributes: [String: String])] {
         let classes = query.itemClass.map { [$0] } ?? ItemClass.allCases
-        return classes.map { itemClass in
+        return classes.compactMap { itemClass in
+            guard let keys = nameKeys(itemClass) else { return nil }
             var attributes = normalized(query.custom)
-            let keys = nameKeys(itemClass)
             if let service = query.service { attributes[keys.service] = Normalization.nfc(service) }
             if let account = query.account { attributes[keys.account] = Normalization.nfc(account) }
             return (itemClass, attributes)
@@ -74,6 +77,9 @@ enum SecretServiceItemFormat {
     /// What the Secret Service cannot hold beyond ``ItemOptions``'s own checks: NUL characters
     /// (D-Bus strings end at NUL) and custom attributes with reserved names.
     static func validate(_ id: ItemID, _ options: ItemOptions) throws(CofferError) {
+        guard nameKeys(id.itemClass) != nil else {
+            throw .invalidArgument(reason: "attribute items live only in a vault; the Secret Service store keeps generic and internet passwords")
+        }
         let internet = options.internet
         let texts = [id.service, id.account, options.label, options.comment, internet?.protocol, internet?.path,
                      internet?.authenticationType].compactMap { $0 } + Array(options.custom.keys) + Array(options.custom.values)
@@ -89,7 +95,7 @@ enum SecretServiceItemFormat {
     /// Every attribute of the item `id` set with `options`.
     static func attributes(for id: ItemID, options: ItemOptions, application: String) -> [String: String] {
         var attributes = normalized(options.custom)
-        attributes.merge(identity(id)) { _, name in name }
+        attributes.merge(identity(id) ?? [:]) { _, name in name }
         attributes[Key.application] = application
         if let comment = options.comment { attributes[Key.comment] = Normalization.nfc(comment) }
         if let expiresAt = options.expiresAt, let milliseconds = ItemRecord.milliseconds(expiresAt) {
@@ -98,6 +104,8 @@ enum SecretServiceItemFormat {
         switch id.itemClass {
         case .genericPassword:
             attributes[Key.schema] = genericSchema
+        case .attributeItem:
+            break  // refused by validate(_:_:)
         case .internetPassword:
             attributes[Key.schema] = networkSchema
             let internet = options.internet ?? InternetAttributes()
@@ -122,8 +130,7 @@ enum SecretServiceItemFormat {
     /// when it lacks that class's name attributes.
     static func decode(_ item: SecretServiceItem, as itemClass: ItemClass) -> ItemAttributes? {
         let attributes = item.attributes
-        let keys = nameKeys(itemClass)
-        guard let service = attributes[keys.service], let account = attributes[keys.account] else { return nil }
+        guard let keys = nameKeys(itemClass), let service = attributes[keys.service], let account = attributes[keys.account] else { return nil }
         let id = ItemID(itemClass: itemClass, service: service, account: account)
         var internet: InternetAttributes?
         if itemClass == .internetPassword {

@@ -62,8 +62,9 @@ public final class SecretServiceStore: CredentialStore {
 
     @discardableResult
     public func remove(_ id: ItemID) throws(CofferError) -> Bool {
-        try withCollection { session throws(CofferError) -> Bool in
-            try session.deleteAll(SecretServiceItemFormat.identity(id))
+        guard let identity = SecretServiceItemFormat.identity(id) else { return false }
+        return try withCollection { session throws(CofferError) -> Bool in
+            try session.deleteAll(identity)
         }
     }
 
@@ -116,7 +117,8 @@ public final class SecretServiceStore: CredentialStore {
     }
 
     private func found(named id: ItemID, in session: SecretCollectionSession, now: Date) throws(CofferError) -> Found? {
-        try found(by: [(id.itemClass, SecretServiceItemFormat.identity(id))], where: { _ in true }, in: session, now: now).first
+        guard let identity = SecretServiceItemFormat.identity(id) else { return nil }
+        return try found(by: [(id.itemClass, identity)], where: { _ in true }, in: session, now: now).first
     }
 
     /// Runs the searches and groups the live results that `include` accepts by identity.

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The plaintext inside an item's sealed record (format version 1).
+/// The plaintext inside an item's sealed record (format version 2; version 1's lacks the
+/// attribute item class and the content type).
 ///
 /// `u8(class)` then fields `u8(tag) || u32be(length) || value`, tags strictly ascending,
 /// except that `custom` (0x20) repeats, sorted by name. Dates are `i64be` milliseconds since
@@ -8,7 +9,7 @@ import Foundation
 package enum ItemRecord {
     enum Tag: UInt8 {
         case service = 0x01, account = 0x02, secret = 0x03, created = 0x04, modified = 0x05
-        case expiresAt = 0x06, label = 0x07, comment = 0x08
+        case expiresAt = 0x06, label = 0x07, comment = 0x08, contentType = 0x09
         case `protocol` = 0x10, port = 0x11, path = 0x12, authenticationType = 0x13
         case custom = 0x20
     }
@@ -36,6 +37,7 @@ package enum ItemRecord {
         date(.expiresAt, attributes.expiresAt)
         text(.label, attributes.label)
         text(.comment, attributes.comment)
+        text(.contentType, attributes.contentType)
         if let internet = attributes.internet {
             text(.protocol, internet.protocol)
             if let port = internet.port { field(.port, bigEndianBytes(UInt16(port))) }
@@ -65,7 +67,7 @@ package enum ItemRecord {
     package static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
         var reader = try Reader(bytes)
         var service: ArraySlice<UInt8>?, account: ArraySlice<UInt8>?, secret: ArraySlice<UInt8>?
-        var created: Date?, modified: Date?, expiresAt: Date?, label: String?, comment: String?
+        var created: Date?, modified: Date?, expiresAt: Date?, label: String?, comment: String?, contentType: String?
         var internet = InternetAttributes()
         var custom: [String: String] = [:]
         var lastCustomName: ArraySlice<UInt8>?
@@ -81,6 +83,7 @@ package enum ItemRecord {
             case .expiresAt: expiresAt = try date(value)
             case .label: label = try text(value)
             case .comment: comment = try text(value)
+            case .contentType: contentType = try text(value)
             case .protocol, .port, .path, .authenticationType:
                 guard reader.itemClass == .internetPassword else { throw malformed }
                 switch tag {
@@ -102,10 +105,12 @@ package enum ItemRecord {
             }
         }
         guard let service, let account, let secret, let created, let modified else { throw malformed }
+        // An attribute item's service is its identifier and its account is empty.
+        if reader.itemClass == .attributeItem, !account.isEmpty { throw malformed }
         let id = ItemID(itemClass: reader.itemClass, service: try string(service), account: try string(account))
         let attributes = ItemAttributes(
             id: id, label: label, comment: comment, custom: custom, created: created, modified: modified,
-            expiresAt: expiresAt, internet: internet.isEmpty ? nil : internet)
+            expiresAt: expiresAt, internet: internet.isEmpty ? nil : internet, contentType: contentType)
         return Decoded(
             attributes: attributes, secret: secret,
             indexInput: VaultFormat.blindIndexInput(itemClass: reader.itemClass, service: service, account: account))

@@ -56,9 +56,10 @@ public final class Vault: Sendable {
     /// Opens an existing vault, locked. Key-slot management that needs no key works locked.
     ///
     /// Symbolic links are resolved, and the real file and its real folder are checked. The file
-    /// is refused before SQLite touches it unless its header is a version 1 vault's; the file,
-    /// its -wal and its -shm are checked again through the descriptors SQLite opened; and the
-    /// tables must be exactly the format's. A refused file is left as it was.
+    /// is refused before SQLite touches it unless its header is a vault's of a version this code
+    /// reads; the file, its -wal and its -shm are checked again through the descriptors SQLite
+    /// opened; and the tables must be exactly the format's. A refused file is left as it was.
+    /// A version 1 vault is read as it is, and migrated to version 2 by its first item write.
     public static func open(at url: URL, configuration: Configuration = Configuration()) throws(CofferError) -> Vault {
         let requested = url.standardizedFileURL.path
         let path = try FileSecurity.realPath(of: requested)
@@ -178,8 +179,7 @@ public final class Vault: Sendable {
         guard try connection.integer("PRAGMA application_id") == Int64(VaultFormat.applicationID) else {
             throw .corruptVault(reason: "not a Coffer vault")
         }
-        try VaultFormat.checkVersion(try connection.integer("PRAGMA user_version") ?? 0)
-        try VaultSchema.check(connection)
+        try VaultSchema.check(connection, version: try formatVersion(connection))
         let rows = try connection.with("SELECT vault_id, key_check FROM vault LIMIT 2") { statement throws(CofferError) in
             var rows: [(id: [UInt8], check: [UInt8])] = []
             while try statement.step() { rows.append((statement.blob(at: 0), statement.blob(at: 1))) }
@@ -291,6 +291,11 @@ public final class Vault: Sendable {
     /// Runs `body` with the connection, whether or not the vault is unlocked.
     func withConnection<R: Sendable>(_ body: (SQLiteConnection) throws(CofferError) -> R) throws(CofferError) -> R {
         try state.withLock { state throws(CofferError) -> R in try body(state.connection) }
+    }
+
+    /// The file's format version (`PRAGMA user_version`), checked as one this code reads.
+    static func formatVersion(_ connection: SQLiteConnection) throws(CofferError) -> UInt32 {
+        try VaultFormat.checkVersion(try connection.integer("PRAGMA user_version") ?? 0)
     }
 
     static func storedKeyCheck(_ connection: SQLiteConnection) throws(CofferError) -> [UInt8] {

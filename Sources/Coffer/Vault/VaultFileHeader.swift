@@ -25,7 +25,7 @@ struct VaultFileHeader {
         return VaultFileHeader(bytes: Array(bytes.prefix(count)))
     }
 
-    /// Checks that this is a SQLite database of Coffer's format version 1 (docs/vault-format.md, 2).
+    /// Checks that this is a SQLite database of a Coffer format version this code reads (docs/vault-format.md, 2).
     func check() throws(CofferError) {
         guard !bytes.isEmpty else { throw .corruptVault(reason: "not a Coffer vault") }
         guard bytes.count == Self.length, bytes.starts(with: Self.magic) else {

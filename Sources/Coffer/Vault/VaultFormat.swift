@@ -1,11 +1,17 @@
 import Foundation
 
-/// The constants and byte constructions of the vault format, version 1.
+/// The constants and byte constructions of the vault format, version 2 (and version 1, which
+/// every Coffer reads and migrates).
 ///
 /// docs/vault-format.md is the normative description; keep the two in step.
 enum VaultFormat {
-    /// Stored in `PRAGMA user_version` and bound into every associated data.
-    static let version: UInt32 = 1
+    /// The version new vaults get and writers migrate to: `PRAGMA user_version`.
+    static let version: UInt32 = 2
+    /// Every version this code reads.
+    static let readableVersions: ClosedRange<UInt32> = 1...2
+    /// The version bound into every associated data: records and slots are sealed as in
+    /// version 1, whose plaintexts version 2 only extends (docs/vault-format.md, 7).
+    static let sealingVersion: UInt32 = 1
     /// `PRAGMA application_id`: the ASCII bytes "COFR".
     static let applicationID: Int32 = 0x434F_4652
     static let vaultIDLength = 16
@@ -21,20 +27,24 @@ enum VaultFormat {
     static let indexKeyID: UInt64 = 2
     static let keyCheckID: UInt64 = 3
     static let keyCheckLength = 16
+    /// Version 2: the key of the attribute index's tokens.
+    static let attributeKeyID: UInt64 = 4
+    /// The length of one attribute token.
+    static let attributeTokenLength = 16
 
-    /// Associated data of an item record: `"coffer:item" 0x00 || u32be(version) || vault_id || row_key`.
+    /// Associated data of an item record: `"coffer:item" 0x00 || u32be(1) || vault_id || row_key`.
     static func itemAssociatedData(vaultID: [UInt8], rowKey: [UInt8]) -> [UInt8] {
         itemAssociatedDataPrefix(vaultID: vaultID) + rowKey
     }
 
     /// Everything of an item's associated data but the row key, which is the same for a whole vault.
     static func itemAssociatedDataPrefix(vaultID: [UInt8]) -> [UInt8] {
-        Array("coffer:item".utf8) + [0] + bigEndianBytes(version) + vaultID
+        Array("coffer:item".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID
     }
 
-    /// Associated data of a wrapped vault key: `"coffer:slot" 0x00 || u32be(version) || vault_id || kind`.
+    /// Associated data of a wrapped vault key: `"coffer:slot" 0x00 || u32be(1) || vault_id || kind`.
     static func slotAssociatedData(vaultID: [UInt8], kind: KeySlotKind) -> [UInt8] {
-        Array("coffer:slot".utf8) + [0] + bigEndianBytes(version) + vaultID + Array(kind.rawValue.utf8)
+        Array("coffer:slot".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID + Array(kind.rawValue.utf8)
     }
 
     /// Blind-index input: `u8(class) || u32be(len) || service || u32be(len) || account`,
@@ -56,10 +66,13 @@ enum VaultFormat {
         return input
     }
 
-    /// Accepts version 1; refuses a newer version as unsupported and any other as corrupt.
-    static func checkVersion(_ version: Int64) throws(CofferError) {
+    /// Accepts the versions this code reads and returns it; refuses a newer version as
+    /// unsupported and any other as corrupt.
+    @discardableResult
+    static func checkVersion(_ version: Int64) throws(CofferError) -> UInt32 {
         guard version <= Int64(Self.version) else { throw .unsupportedFormatVersion(Int(clamping: version)) }
-        guard version == Int64(Self.version) else { throw .corruptVault(reason: "format version \(version)") }
+        guard version >= Int64(readableVersions.lowerBound) else { throw .corruptVault(reason: "format version \(version)") }
+        return UInt32(version)
     }
 }
 

@@ -10,15 +10,11 @@ extension Vault: CredentialStore {
     /// Sets many items in one transaction: all of them or none. For benchmarks and imports.
     @_spi(Benchmarks)
     public func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)]) throws(CofferError) {
-        for entry in entries {
-            try entry.id.validate()
-            try entry.options.validate(for: entry.id.itemClass)
-            try Limits.checkSecret(size: entry.secret.count)
-        }
+        for entry in entries { try Self.check(entry.secret, for: entry.id, options: entry.options) }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
-                try Self.verifyKeyCheck(connection, keys)
+                try prepareItemWrite(connection, keys)
                 for entry in entries {
                     try upsert(entry.secret, for: entry.id, options: entry.options, now: now, connection, keys)
                 }
@@ -26,16 +22,26 @@ extension Vault: CredentialStore {
         }
     }
 
-    /// Writes one item inside the caller's write transaction, keeping `created` from the item it replaces.
-    private func upsert(
-        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys
-    ) throws(CofferError) {
+    /// Checks an item about to be set against ``Limits`` and its class, before anything is written.
+    static func check(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        try id.validate()
+        try options.validate(for: id.itemClass)
+        try Limits.checkSecret(size: secret.count)
+    }
+
+    /// Writes one item and its attribute index rows inside the caller's write transaction (after
+    /// ``prepareItemWrite(_:_:)``), keeping `created` from the item it replaces. Returns its row key.
+    @discardableResult
+    func upsert(
+        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, created kept: Date? = nil,
+        _ connection: SQLiteConnection, _ keys: VaultKeys
+    ) throws(CofferError) -> [UInt8] {
         let rowKey = keys.rowKey(for: id)
         let associatedData = itemAssociatedDataPrefix + rowKey
-        var created = now
+        var created = kept ?? now
         if let previous = try Self.record(at: rowKey, connection),
            var plaintext = openSealed(previous, rowKey: rowKey, keys) {
-            if let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
+            if kept == nil, let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
                 created = old.created
             }
             wipe(&plaintext)
@@ -50,30 +56,29 @@ extension Vault: CredentialStore {
             try statement.bind(.blob(rowKey), .blob(sealed))
             try statement.run()
         }
+        try AttributeIndex.replace(attributes, rowKey: rowKey, keys, connection)
+        return rowKey
     }
 
     /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive(id) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.item(id)) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive(id) { decoded in Data(decoded.secret) }
+        try readLive(.item(id)) { decoded in Data(decoded.secret) }
     }
 
-    /// Reads, authenticates and strictly decodes the record of `id`, purging it when expired.
-    private func readLive<R: Sendable>(_ id: ItemID, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
+    /// Reads, authenticates and strictly decodes the record at `address`, purging it when expired.
+    func readLive<R: Sendable>(_ address: RecordAddress, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
-            guard var opened = try openRecord(for: id, connection, keys) else { return nil }
+            guard var opened = try openRecord(at: address, connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
-            let decoded = try ItemRecord.decode(opened.plaintext)
-            // The record belongs in this row only if it names the item asked for: the same
-            // blind-index input gives the same row key, with no second keyed hash.
-            guard decoded.indexInput == opened.indexInput else { throw .integrityFailure }
+            let decoded = try checkedDecode(opened, keys)
             guard !decoded.attributes.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
@@ -88,22 +93,23 @@ extension Vault: CredentialStore {
         try withUnlockedKeys { connection, keys throws(CofferError) in
             let rowKey = keys.rowKey(for: id)
             return try connection.transaction { () throws(CofferError) in
-                try Self.verifyKeyCheck(connection, keys)
-                try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
-                    try statement.bind(.blob(rowKey))
-                    try statement.run()
-                }
-                return connection.changes > 0
+                try prepareItemWrite(connection, keys)
+                return try Self.delete(rowKey, connection)
             }
         }
     }
 
-    /// Decrypts every record to match the query, since names exist only inside the ciphertext.
+    /// The items the query selects. A query on custom attributes, or on the service or account
+    /// of one class, reads only the records the attribute index names (format version 2);
+    /// any other query decrypts every record, since names exist only inside the ciphertext.
     /// Records that fail authentication are skipped; ``unreadableRecordCount()`` counts them.
     public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
         if let id = query.exactID {
             guard let attributes = try item(for: id)?.attributes, query.matches(attributes) else { return [] }
             return [attributes]
+        }
+        if let attributes = query.indexedAttributes {
+            return try storedItems(withAttributes: attributes).map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
         }
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
@@ -123,14 +129,10 @@ extension Vault: CredentialStore {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
                 let scan = try scanRecords(connection, keys, now: now)
                 let matching = scan.live.filter { query.matches($0.attributes) }
-                for row in matching.map(\.rowKey) + scan.expired.map(\.rowKey) {
-                    try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
-                        try statement.bind(.blob(row))
-                        try statement.run()
-                    }
-                }
+                for row in matching.map(\.rowKey) + scan.expired.map(\.rowKey) { try Self.delete(row, connection) }
                 return matching.count
             }
         }
@@ -146,9 +148,16 @@ extension Vault: CredentialStore {
 
     // MARK: Records
 
+    /// Where a record is read from: the row of an item, or a row key found by a search.
+    enum RecordAddress {
+        case item(ItemID)
+        case row([UInt8])
+    }
+
     struct OpenedRecord {
-        /// The blind-index input of the item asked for, whose keyed hash is ``rowKey``.
-        let indexInput: [UInt8]
+        /// The blind-index input of the item asked for, whose keyed hash is ``rowKey``; `nil`
+        /// when the record was read by row key.
+        let indexInput: [UInt8]?
         let rowKey: [UInt8]
         let sealed: [UInt8]
         var plaintext: [UInt8]
@@ -168,9 +177,16 @@ extension Vault: CredentialStore {
 
     /// Reads and authenticates an item's record. `nil` means absent, and is returned only
     /// after confirming the keys are current: a miss under stale keys is not "absent".
-    func openRecord(for id: ItemID, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
-        let indexInput = VaultFormat.blindIndexInput(id)
-        let rowKey = keys.rowKey(forIndexInput: indexInput)
+    func openRecord(at address: RecordAddress, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> OpenedRecord? {
+        let indexInput: [UInt8]?
+        let rowKey: [UInt8]
+        switch address {
+        case .item(let id):
+            let input = VaultFormat.blindIndexInput(id)
+            (indexInput, rowKey) = (input, keys.rowKey(forIndexInput: input))
+        case .row(let key):
+            (indexInput, rowKey) = (nil, key)
+        }
         guard let sealed = try Self.record(at: rowKey, connection) else {
             try Self.verifyKeyCheck(connection, keys)
             return nil
@@ -180,6 +196,17 @@ extension Vault: CredentialStore {
             throw .integrityFailure
         }
         return OpenedRecord(indexInput: indexInput, rowKey: rowKey, sealed: sealed, plaintext: plaintext)
+    }
+
+    /// Decodes an opened record and checks that it belongs in its row, as the plaintext form
+    /// below does.
+    func checkedDecode(_ opened: OpenedRecord, _ keys: VaultKeys) throws(CofferError) -> ItemRecord.Decoded {
+        guard let indexInput = opened.indexInput else { return try checkedDecode(opened.plaintext, rowKey: opened.rowKey, keys) }
+        let decoded = try ItemRecord.decode(opened.plaintext)
+        // The record names the item asked for: the same blind-index input gives the same row
+        // key, with no second keyed hash.
+        guard decoded.indexInput == indexInput else { throw .integrityFailure }
+        return decoded
     }
 
     /// Decodes an authenticated plaintext and checks that it belongs in its row: the row key
@@ -230,12 +257,28 @@ extension Vault: CredentialStore {
         }
     }
 
-    /// Deletes an expired record, only if it is still the same record (a concurrent
-    /// process may have set the item anew).
+    /// Deletes an expired record and its index rows, only if it is still the same record (a
+    /// concurrent process may have set the item anew). A version 1 vault stays version 1.
     static func purge(_ rowKey: [UInt8], _ sealed: [UInt8], _ connection: SQLiteConnection) throws(CofferError) {
-        try connection.with("DELETE FROM items WHERE row_key = ?1 AND record = ?2") { statement throws(CofferError) in
-            try statement.bind(.blob(rowKey), .blob(sealed))
+        try connection.transaction { () throws(CofferError) in
+            try connection.with("DELETE FROM items WHERE row_key = ?1 AND record = ?2") { statement throws(CofferError) in
+                try statement.bind(.blob(rowKey), .blob(sealed))
+                try statement.run()
+            }
+            if connection.changes > 0, try formatVersion(connection) >= 2 { try AttributeIndex.remove(rowKey: rowKey, connection) }
+        }
+    }
+
+    /// Deletes a record and its index rows, inside a write transaction after
+    /// ``prepareItemWrite(_:_:)``. Returns whether there was a record.
+    @discardableResult
+    static func delete(_ rowKey: [UInt8], _ connection: SQLiteConnection) throws(CofferError) -> Bool {
+        try connection.with("DELETE FROM items WHERE row_key = ?1") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey))
             try statement.run()
         }
+        let deleted = connection.changes > 0
+        try AttributeIndex.remove(rowKey: rowKey, connection)
+        return deleted
     }
 }

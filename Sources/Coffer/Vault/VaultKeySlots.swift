@@ -140,13 +140,14 @@ extension Vault {
             guard let keys = state.keys, keys.keyCheck == current.keyCheck else { throw .locked }
             let connection = state.connection
             try connection.transaction { () throws(CofferError) in
-                try Self.verifyKeyCheck(connection, keys)
+                try prepareItemWrite(connection, keys)
                 guard try SlotRow.all(connection).map(\.wrappedKey) == rows.map(\.wrappedKey) else {
                     throw .storageUnavailable(reason: "the key slots changed during rotation; try again")
                 }
                 let scan = try scanRecords(connection, keys, now: now)
                 guard scan.unreadable == 0 else { throw .integrityFailure }
                 try connection.execute("DELETE FROM items")
+                try connection.execute("DELETE FROM \(AttributeIndex.table)")
                 for record in scan.live { try reseal(record, from: keys, to: next, connection) }
                 for (row, wrapped) in rewrapped {
                     var updated = row
@@ -177,7 +178,8 @@ extension Vault {
         return nil
     }
 
-    /// Moves one record from the old keys to the new: new row key, new record key, new nonce.
+    /// Moves one record from the old keys to the new: new row key, new record key, new nonce,
+    /// new index tokens.
     private func reseal(
         _ record: ScannedRecord, from old: VaultKeys, to new: VaultKeys, _ connection: SQLiteConnection
     ) throws(CofferError) {
@@ -192,5 +194,6 @@ extension Vault {
             try statement.bind(.blob(rowKey), .blob(resealed))
             try statement.run()
         }
+        try AttributeIndex.insert(record.attributes, rowKey: rowKey, new, connection)
     }
 }

@@ -5,6 +5,8 @@ final class VaultKeys: Sendable {
     let vaultKey: SecureBytes
     let recordKey: SecureBytes
     let indexKey: SecureBytes
+    /// Format version 2: the key of the attribute index's tokens.
+    let attributeKey: SecureBytes
     /// A non-secret fingerprint stored in the vault, to notice a key rotated by another process.
     let keyCheck: [UInt8]
 
@@ -12,6 +14,7 @@ final class VaultKeys: Sendable {
         self.vaultKey = vaultKey
         recordKey = KeyDerivation.subkey(VaultFormat.recordKeyID, context: VaultFormat.subkeyContext, from: vaultKey)
         indexKey = KeyDerivation.subkey(VaultFormat.indexKeyID, context: VaultFormat.subkeyContext, from: vaultKey)
+        attributeKey = KeyDerivation.subkey(VaultFormat.attributeKeyID, context: VaultFormat.subkeyContext, from: vaultKey)
         let check = KeyDerivation.subkey(
             VaultFormat.keyCheckID, context: VaultFormat.subkeyContext, from: vaultKey, length: VaultFormat.keyCheckLength)
         keyCheck = check.withUnsafeBytes { Array($0) }

@@ -1,5 +1,6 @@
-/// The tables of a version 1 vault: how a new vault is made, and the check that an existing
-/// file has exactly them (docs/vault-format.md, section 2).
+/// The tables of a vault, per format version: how a new vault is made, how a version 1 vault
+/// gains version 2's attribute index, and the check that an existing file has exactly its
+/// version's tables (docs/vault-format.md, section 2).
 enum VaultSchema {
     /// One column as `PRAGMA table_info` reports it.
     struct Column: Equatable {
@@ -17,7 +18,8 @@ enum VaultSchema {
         let statement: String
     }
 
-    static let tables = [
+    /// Version 1's tables, which every version has.
+    static let baseTables = [
         Table(
             name: "vault",
             columns: [
@@ -68,15 +70,48 @@ enum VaultSchema {
             statement: "CREATE TABLE items (row_key BLOB PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID"),
     ]
 
-    /// Creates the tables in a new database.
+    /// Version 2's attribute index (section 5.4).
+    static let attributeIndexTable = Table(
+        name: AttributeIndex.table,
+        columns: [
+            Column(name: "token", type: "BLOB", notNull: true, primaryKey: true),
+            Column(name: "row_key", type: "BLOB", notNull: true, primaryKey: true),
+        ],
+        withoutRowID: true,
+        statement: """
+            CREATE TABLE attribute_index (
+                token BLOB NOT NULL,
+                row_key BLOB NOT NULL,
+                PRIMARY KEY (token, row_key)) WITHOUT ROWID
+            """)
+
+    /// Version 2's one index: the attribute index's rows by item, to remove an item's rows.
+    static let attributeIndexByRow = (
+        name: "attribute_index_by_row", table: AttributeIndex.table, columns: ["row_key"],
+        statement: "CREATE INDEX attribute_index_by_row ON attribute_index (row_key)")
+
+    static func tables(version: UInt32) -> [Table] {
+        version >= 2 ? baseTables + [attributeIndexTable] : baseTables
+    }
+
+    /// Creates the current version's tables in a new database.
     static func create(_ connection: SQLiteConnection) throws(CofferError) {
-        for table in tables { try connection.execute(table.statement) }
+        for table in baseTables { try connection.execute(table.statement) }
+        try addAttributeIndex(connection)
+    }
+
+    /// Adds version 2's table and index to a version 1 database (inside the caller's transaction).
+    static func addAttributeIndex(_ connection: SQLiteConnection) throws(CofferError) {
+        try connection.execute(attributeIndexTable.statement)
+        try connection.execute(attributeIndexByRow.statement)
     }
 
     /// Throws ``CofferError/corruptVault(reason:)`` unless the database holds exactly the
-    /// vault's tables, with their columns, and no other table, index, trigger or view (SQLite's
-    /// own `sqlite_` objects aside).
-    static func check(_ connection: SQLiteConnection) throws(CofferError) {
+    /// tables of format `version`, with their columns, version 2's one index, and no other
+    /// table, index, trigger or view (SQLite's own `sqlite_` objects aside).
+    static func check(_ connection: SQLiteConnection, version: UInt32) throws(CofferError) {
+        let tables = tables(version: version)
+        let indexes = version >= 2 ? [attributeIndexByRow.name] : []
         let objects = try connection.with("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
             statement throws(CofferError) in
             var objects: [(type: String, name: String)] = []
@@ -86,16 +121,36 @@ enum VaultSchema {
         guard !objects.contains(where: { $0.type == "trigger" || $0.type == "view" }) else {
             throw .corruptVault(reason: "unexpected triggers or views")
         }
-        guard objects.count == tables.count,
-              Set(objects.map(\.name)) == Set(tables.map(\.name)),
-              objects.allSatisfy({ $0.type == "table" })
+        guard objects.count == tables.count + indexes.count,
+              Set(objects.filter { $0.type == "table" }.map(\.name)) == Set(tables.map(\.name)),
+              Set(objects.filter { $0.type == "index" }.map(\.name)) == Set(indexes)
         else { throw .corruptVault(reason: "the vault's tables are not the format's") }
+        if version >= 2 {
+            guard try indexedColumns(attributeIndexByRow.name, connection) == (attributeIndexByRow.table, attributeIndexByRow.columns) else {
+                throw .corruptVault(reason: "the attribute index is not the format's")
+            }
+        }
         for table in tables {
             let (columns, withoutRowID) = try describe(table.name, connection)
             guard columns == table.columns, withoutRowID == table.withoutRowID else {
                 throw .corruptVault(reason: "the \(table.name) table is not the format's")
             }
         }
+    }
+
+    /// The table and the columns of an index, in order.
+    private static func indexedColumns(_ name: String, _ connection: SQLiteConnection) throws(CofferError) -> (String, [String]) {
+        let table = try connection.with("SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND name = ?1") { statement throws(CofferError) in
+            try statement.bind(.text(name))
+            return try statement.step() ? statement.text(at: 0) ?? "" : ""
+        }
+        let columns = try connection.with("SELECT name FROM pragma_index_info(?1) ORDER BY seqno") { statement throws(CofferError) in
+            try statement.bind(.text(name))
+            var columns: [String] = []
+            while try statement.step() { columns.append(statement.text(at: 0) ?? "") }
+            return columns
+        }
+        return (table, columns)
     }
 
     private static func describe(_ name: String, _ connection: SQLiteConnection) throws(CofferError) -> ([Column], Bool) {

@@ -18,6 +18,10 @@ public struct VaultVerification: Sendable, Hashable {
         case malformedRecord(rowKey: String)
         /// A record opens and decodes, but its names do not give its row key.
         case misplacedRecord(rowKey: String, item: ItemID)
+        /// The attribute index (format version 2) lacks rows for sound items, or holds rows
+        /// that name no item or attributes the item does not have. Searches by attribute may
+        /// then miss the items concerned; they never return a wrong one.
+        case attributeIndex(missingRows: Int, staleRows: Int)
 
         public var description: String {
             switch self {
@@ -27,6 +31,7 @@ public struct VaultVerification: Sendable, Hashable {
             case .unreadableRecord(let rowKey): "record \(rowKey): fails authentication (edited, moved or copied)"
             case .malformedRecord(let rowKey): "record \(rowKey): breaks the format's rules"
             case .misplacedRecord(let rowKey, let item): "record \(rowKey): holds \(item), which belongs in another row"
+            case .attributeIndex(let missing, let stale): "attribute index: \(missing) row(s) missing, \(stale) stale"
             }
         }
     }
@@ -53,18 +58,21 @@ extension Vault {
             try connection.readTransaction { () throws(CofferError) in
                 try Self.verifyKeyCheck(connection, keys)
                 var problems = Self.databaseProblems(connection)
-                do throws(CofferError) { try VaultSchema.check(connection) } catch { problems.append(.structure(error.reasonText)) }
+                let version = try Self.formatVersion(connection)
+                do throws(CofferError) { try VaultSchema.check(connection, version: version) } catch { problems.append(.structure(error.reasonText)) }
                 do throws(CofferError) { _ = try SlotRow.all(connection) } catch { problems.append(.keySlot(error.reasonText)) }
-                var sound = 0
+                var sound: [[UInt8]: ItemAttributes] = [:]
+                var unsound: Set<[UInt8]> = []
                 var recordProblems: [(rowKey: [UInt8], problem: VaultVerification.Problem)] = []
                 do throws(CofferError) {
                     try connection.with("SELECT row_key, record FROM items") { statement throws(CofferError) in
                         while try statement.step() {
                             let rowKey = statement.blob(at: 0)
-                            if let problem = recordProblem(rowKey: rowKey, sealed: statement.blob(at: 1), keys) {
+                            switch recordCheck(rowKey: rowKey, sealed: statement.blob(at: 1), keys) {
+                            case .sound(let attributes): sound[rowKey] = attributes
+                            case .problem(let problem):
+                                unsound.insert(rowKey)
                                 recordProblems.append((rowKey, problem))
-                            } else {
-                                sound += 1
                             }
                         }
                     }
@@ -72,7 +80,10 @@ extension Vault {
                     problems.append(.database("reading the records stopped: \(error.reasonText)"))
                 }
                 problems += recordProblems.sorted { $0.rowKey.lexicographicallyPrecedes($1.rowKey) }.map(\.problem)
-                return VaultVerification(problems: problems, soundRecords: sound)
+                if version >= 2, let problem = attributeIndexProblem(sound: sound, unsound: unsound, connection, keys) {
+                    problems.append(problem)
+                }
+                return VaultVerification(problems: problems, soundRecords: sound.count)
             }
         }
     }
@@ -91,15 +102,46 @@ extension Vault {
         }
     }
 
-    private func recordProblem(rowKey: [UInt8], sealed: [UInt8], _ keys: VaultKeys) -> VaultVerification.Problem? {
+    /// What checking one record found.
+    private enum RecordCheck {
+        case sound(ItemAttributes)
+        case problem(VaultVerification.Problem)
+    }
+
+    /// A sound record's attributes, or its problem.
+    private func recordCheck(rowKey: [UInt8], sealed: [UInt8], _ keys: VaultKeys) -> RecordCheck {
         let label = VaultFormat.hexIdentifier(Array(rowKey.prefix(8)))
-        guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .unreadableRecord(rowKey: label) }
+        guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .problem(.unreadableRecord(rowKey: label)) }
         defer { wipe(&plaintext) }
-        guard let decoded = try? ItemRecord.decode(plaintext) else { return .malformedRecord(rowKey: label) }
+        guard let decoded = try? ItemRecord.decode(plaintext) else { return .problem(.malformedRecord(rowKey: label)) }
         guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else {
-            return .misplacedRecord(rowKey: label, item: decoded.attributes.id)
+            return .problem(.misplacedRecord(rowKey: label, item: decoded.attributes.id))
         }
-        return nil
+        return .sound(decoded.attributes)
+    }
+
+    /// Compares the attribute index with the rows the sound records need. Rows of records that
+    /// do not open cannot be judged and are left out.
+    private func attributeIndexProblem(
+        sound: [[UInt8]: ItemAttributes], unsound: Set<[UInt8]>, _ connection: SQLiteConnection, _ keys: VaultKeys
+    ) -> VaultVerification.Problem? {
+        var expected = Set<[UInt8]>()
+        for (rowKey, attributes) in sound {
+            for token in AttributeIndex.tokens(of: attributes, keys) { expected.insert(token + rowKey) }
+        }
+        var stale = 0
+        do {
+            try connection.with("SELECT token, row_key FROM attribute_index") { statement throws(CofferError) in
+                while try statement.step() {
+                    let rowKey = statement.blob(at: 1)
+                    guard !unsound.contains(rowKey) else { continue }
+                    if expected.remove(statement.blob(at: 0) + rowKey) == nil { stale += 1 }
+                }
+            }
+        } catch {
+            return .database("reading the attribute index stopped: \(error.reasonText)")
+        }
+        return expected.isEmpty && stale == 0 ? nil : .attributeIndex(missingRows: expected.count, staleRows: stale)
     }
 }
 

@@ -35,7 +35,7 @@ struct Import: ParsableCommand, ReadsDescriptors {
         let report = try ItemImport.copy(items, into: try root.vaultStore(), replacing: replace)
         if json { return try JSONOutput.write(report.entries.map(ImportedItemJSON.init)) }
         let lines = report.entries.map { entry in
-            let kind = entry.id.itemClass == .genericPassword ? "generic" : "internet"
+            let kind = ItemSummary.shortClassName(entry.id.itemClass)
             return [entry.outcome.rawValue, kind, entry.id.service, entry.id.account].map(TerminalText.escaped).joined(separator: "\t")
         }
         let summary = ItemImport.Outcome.allCases.map { "\(report.count($0)) \($0.rawValue)" }.joined(separator: ", ")

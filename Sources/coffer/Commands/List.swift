@@ -26,7 +26,7 @@ struct List: ParsableCommand, ReadsDescriptors {
             try JSONOutput.write(items.map(ItemSummary.init))
         } else {
             let lines = items.map { item in
-                let kind = item.id.itemClass == .genericPassword ? "generic" : "internet"
+                let kind = ItemSummary.shortClassName(item.id.itemClass)
                 return [kind, item.id.service, item.id.account, item.label ?? ""].map(TerminalText.escaped).joined(separator: "\t") + "\n"
             }
             try StandardStreams.write(Array(lines.joined().utf8))

@@ -18,9 +18,22 @@ struct ItemSummary: Encodable {
         case itemClass = "class", service, account, label, comment, attributes, created, modified, expiresAt, internet
     }
 
-    /// The `class` field's value: `genericPassword` or `internetPassword`.
+    /// The `class` field's value: `genericPassword`, `internetPassword` or `attributeItem`.
     static func className(_ itemClass: ItemClass) -> String {
-        itemClass == .genericPassword ? "genericPassword" : "internetPassword"
+        switch itemClass {
+        case .genericPassword: "genericPassword"
+        case .internetPassword: "internetPassword"
+        case .attributeItem: "attributeItem"
+        }
+    }
+
+    /// The class as the text listings show it: `generic`, `internet` or `attribute`.
+    static func shortClassName(_ itemClass: ItemClass) -> String {
+        switch itemClass {
+        case .genericPassword: "generic"
+        case .internetPassword: "internet"
+        case .attributeItem: "attribute"
+        }
     }
 
     init(_ item: ItemAttributes) {

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""An independent reader of Coffer vault format v1, written from docs/vault-format.md alone.
+"""An independent reader of Coffer vault formats 1 and 2, written from docs/vault-format.md alone.
 
 It uses only Python's sqlite3, hashlib and unicodedata modules and the system libsodium
-through ctypes. It prints every live item as JSON, the secret in base64.
+through ctypes. It prints every live item as JSON, the secret in base64, and the format version.
 
     read_vault.py VAULT                 the passphrase is read from stdin
     read_vault.py VAULT --keyfile PATH  open a key-file slot instead
     read_vault.py VAULT --systemd-creds open a systemd-creds slot (section 4.5) with systemd-creds
+    read_vault.py VAULT ... --search NAME=VALUE ...
+                                        version 2: only the items the attribute index finds for
+                                        these attributes (section 5.4), each checked
 """
 import base64
 import ctypes
@@ -93,15 +96,20 @@ def utf8(value, limit):
         raise Malformed("invalid UTF-8")
 
 
-def parse_plaintext(plain):
+CLASSES = {1: "genericPassword", 2: "internetPassword", 3: "attributeItem"}
+
+
+def parse_plaintext(plain, version):
     """Section 5.3: u8(class) then tag/length/value fields, every MUST enforced.
 
     Returns the item and the raw service and account bytes, for the row-key check."""
-    if not plain or plain[0] not in (1, 2):
+    if not plain or plain[0] not in ((1, 2) if version == 1 else (1, 2, 3)):
         raise Malformed("unknown class")
-    item = {"class": {1: "genericPassword", 2: "internetPassword"}[plain[0]], "attributes": {}}
+    item = {"class": CLASSES[plain[0]], "attributes": {}}
     names = {1: "service", 2: "account"}
     texts = {7: "label", 8: "comment", 0x10: "protocol", 0x12: "path", 0x13: "authenticationType"}
+    if version >= 2:
+        texts[9] = "contentType"
     dates = {4: "created", 5: "modified", 6: "expires"}
     raw = {}
     offset, last, last_name = 1, 0, None
@@ -148,14 +156,39 @@ def parse_plaintext(plain):
     for required in ("service", "account", "secret", "created", "modified"):
         if required not in item:
             raise Malformed("missing " + required)
+    if plain[0] == 3 and item["account"]:
+        raise Malformed("an attribute item has no account")
     return item, raw[1], raw[2]
+
+
+def attributes_of(item):
+    """Section 5.4: the item's attributes, the class's names over custom ones, NFC."""
+    attributes = {unicodedata.normalize("NFC", k): unicodedata.normalize("NFC", v) for k, v in item["attributes"].items()}
+    if item["class"] == "genericPassword":
+        attributes.update(service=item["service"], username=item["account"])
+    elif item["class"] == "internetPassword":
+        attributes.update(server=item["service"], user=item["account"])
+        for field, name in (("protocol", "protocol"), ("path", "object"), ("authenticationType", "authtype")):
+            if field in item:
+                attributes[name] = item[field]
+        if "port" in item:
+            attributes["port"] = str(item["port"])
+    return attributes
+
+
+def attribute_token(attribute_key, name, value):
+    message = struct.pack(">I", len(nfc(name))) + nfc(name) + nfc(value)
+    return hashlib.blake2b(message, key=attribute_key, digest_size=16).digest()
 
 
 def main():
     path = sys.argv[1]
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     assert db.execute("PRAGMA application_id").fetchone()[0] == 0x434F4652, "not a Coffer vault"
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 1, "not format version 1"
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    assert version in (1, 2), "not format version 1 or 2"
+    search = dict(arg.split("=", 1) for arg in sys.argv[sys.argv.index("--search") + 1:]) if "--search" in sys.argv else None
+    assert search is None or version == 2, "only version 2 has an attribute index"
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
 
     if "--keyfile" in sys.argv:
@@ -184,27 +217,39 @@ def main():
             break
     if not vault_key:
         sys.exit("wrong passphrase or key")
-    record_key, index_key = subkey(vault_key, 1, 32), subkey(vault_key, 2, 32)
+    record_key, index_key, attribute_key = subkey(vault_key, 1, 32), subkey(vault_key, 2, 32), subkey(vault_key, 4, 32)
     assert subkey(vault_key, 3, 16) == key_check, "key check mismatch"
 
     now_ms = int(time.time() * 1000)
     items, unreadable = [], 0
     item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
-    for rk, record in db.execute("SELECT row_key, record FROM items"):
+    if search is None:
+        rows = db.execute("SELECT row_key, record FROM items").fetchall()
+    else:
+        # Section 5.4: the row keys that carry every token, then their records alone.
+        candidates = None
+        for name, value in search.items():
+            found = {row[0] for row in db.execute("SELECT row_key FROM attribute_index WHERE token = ?",
+                                                   (attribute_token(attribute_key, name, value),))}
+            candidates = found if candidates is None else candidates & found
+        rows = [row for rk in sorted(candidates) for row in db.execute("SELECT row_key, record FROM items WHERE row_key = ?", (rk,))]
+    for rk, record in rows:
         plain = aead_open(record, record_key, item_ad_prefix + rk) if len(record) <= 2 << 20 else None
         try:
             if plain is None:
                 raise Malformed("does not authenticate")
-            item, service, account = parse_plaintext(plain)
+            item, service, account = parse_plaintext(plain, version)
             if blind_index(index_key, plain[0], service, account) != rk:
                 raise Malformed("row key mismatch")
         except Malformed:
             unreadable += 1
             continue
+        if search is not None and not all(attributes_of(item).get(nfc(k).decode()) == nfc(v).decode() for k, v in search.items()):
+            continue  # index rows are not authenticated: the record has the last word
         if item.get("expires", now_ms + 1) > now_ms:
             items.append(item)
     items.sort(key=lambda i: (i["class"], i["service"], i["account"]))
-    json.dump({"items": items, "unreadable": unreadable}, sys.stdout, ensure_ascii=False, sort_keys=True)
+    json.dump({"items": items, "unreadable": unreadable, "version": version}, sys.stdout, ensure_ascii=False, sort_keys=True)
 
 
 main()

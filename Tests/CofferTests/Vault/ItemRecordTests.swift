@@ -108,7 +108,12 @@ enum RecordForgery {
         ("internet fields in a generic password", plaintext(itemClass: 1, extra: field(0x10, Array("https".utf8)))),
         ("an oversized service", plaintext(service: String(repeating: "s", count: Limits.maxNameBytes + 1))),
         ("an oversized label", plaintext(extra: field(0x07, Array(repeating: 0x6C, count: Limits.maxTextBytes + 1)))),
-        ("an unknown tag", plaintext(extra: field(0x09, []))),
-        ("an unknown class", plaintext(itemClass: 3)),
+        ("an unknown tag", plaintext(extra: field(0x0A, []))),
+        ("an unknown class", plaintext(itemClass: 4)),
+        ("an attribute item with an account", plaintext(itemClass: 3)),
+        ("internet fields in an attribute item", [3] + field(0x01, [0x73]) + field(0x02, []) + field(0x03, []) + field(0x04, date)
+            + field(0x05, date) + field(0x10, Array("https".utf8))),
+        ("invalid UTF-8 in the content type", plaintext(extra: field(0x09, [0x74, 0xFF]))),
+        ("an oversized content type", plaintext(extra: field(0x09, Array(repeating: 0x74, count: Limits.maxTextBytes + 1)))),
     ]
 }

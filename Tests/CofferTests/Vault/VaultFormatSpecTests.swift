@@ -16,9 +16,11 @@ final class VaultFormatSpecTests: XCTestCase {
             let created: Int64, modified: Int64, expires: Int64?
             let label: String?, comment: String?, attributes: [String: String]
             let `protocol`: String?, port: Int?, path: String?, authenticationType: String?
+            let contentType: String?
         }
         let items: [Entry]
         let unreadable: Int
+        let version: Int
     }
 
     private func readWithPython(_ vault: URL, _ arguments: [String] = [], passphrase: String? = nil) throws -> Dump {
@@ -34,12 +36,13 @@ final class VaultFormatSpecTests: XCTestCase {
         try vault.items(matching: .all).map { attributes in
             let item = try XCTUnwrap(try vault.item(for: attributes.id))
             return Dump.Entry(
-                class: attributes.id.itemClass == .genericPassword ? "genericPassword" : "internetPassword",
+                class: ["genericPassword", "internetPassword", "attributeItem"][Int(attributes.id.itemClass.rawValue) - 1],
                 service: attributes.id.service, account: attributes.id.account, secret: item.secret.base64EncodedString(),
                 created: ItemRecord.milliseconds(attributes.created)!, modified: ItemRecord.milliseconds(attributes.modified)!,
                 expires: attributes.expiresAt.flatMap(ItemRecord.milliseconds), label: attributes.label, comment: attributes.comment,
                 attributes: attributes.custom, protocol: attributes.internet?.protocol, port: attributes.internet?.port,
-                path: attributes.internet?.path, authenticationType: attributes.internet?.authenticationType)
+                path: attributes.internet?.path, authenticationType: attributes.internet?.authenticationType,
+                contentType: attributes.contentType)
         }.sorted { ($0.class, $0.service, $0.account) < ($1.class, $1.service, $1.account) }
     }
 
@@ -115,12 +118,15 @@ final class VaultFormatSpecTests: XCTestCase {
         XCTAssertEqual([header[18], header[19]], [2, 2], "WAL in the header")
         XCTAssertTrue(document.contains("`application_id` (bytes 68–71, big-endian)") && document.contains("`user_version` (bytes 60–63)"))
         XCTAssertEqual(header[68..<72].reduce(0) { $0 << 8 | Int64($1) }, applicationID)
-        XCTAssertEqual(header[60..<64].reduce(0) { $0 << 8 | Int64($1) }, 1)
+        XCTAssertEqual(header[60..<64].reduce(0) { $0 << 8 | Int64($1) }, 2)
 
         // The byte sizes in the schema's comments, against a vault with a passphrase slot and an item.
         let vault = try Vault.open(at: folder.file("test.vault"), unlock: .passphrase(testPassphrase), configuration: .test())
         try vault.set(Data("v".utf8), for: .genericPassword(service: "s", account: "a"))
-        for (column, table) in [("vault_id", "vault"), ("key_check", "vault"), ("salt", "key_slots"), ("wrapped_key", "key_slots"), ("row_key", "items")] {
+        for (column, table) in [
+            ("vault_id", "vault"), ("key_check", "vault"), ("salt", "key_slots"), ("wrapped_key", "key_slots"), ("row_key", "items"),
+            ("token", "attribute_index"),
+        ] {
             let comment = try XCTUnwrap(section.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(column + " ") }, column)
             let documented = try XCTUnwrap(comment.split(separator: "--").last.flatMap { numbers(in: String($0)).first }.flatMap { Int64($0) }, column)
             let lengths = try raw.rows("SELECT DISTINCT length(\(column)) FROM \(table)").compactMap { $0.first as? Int64 }
@@ -146,9 +152,60 @@ final class VaultFormatSpecTests: XCTestCase {
         _ = try folder.makeVault()
         let raw = try RawVaultFile(folder.file("test.vault"))
         XCTAssertEqual(try raw.rows("PRAGMA application_id").first?.first as? Int64, 0x434F_4652)
-        XCTAssertEqual(try raw.rows("PRAGMA user_version").first?.first as? Int64, 1)
+        XCTAssertEqual(try raw.rows("PRAGMA user_version").first?.first as? Int64, 2)
         XCTAssertEqual(try raw.rows("PRAGMA journal_mode").first?.first as? String, "wal")
         XCTAssertEqual(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] as? String },
-                       ["items", "key_slots", "vault"])
+                       ["attribute_index", "items", "key_slots", "vault"])
+        XCTAssertEqual(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name").map { $0[0] as? String },
+                       ["attribute_index_by_row"])
+    }
+
+    /// Version 2 as the reader sees it: attribute items and content types read back, and a search
+    /// through the attribute index (section 5.4, computed by the reader from the document) finds
+    /// exactly the items Coffer's own indexed search finds, including names in NFD, a custom
+    /// attribute that a class's name overrides, and an internet password's port.
+    func testPythonSearchesTheAttributeIndex() throws {
+        let vault = try folder.makeVault()
+        let docker = ItemID.newAttributeItem()
+        try vault.set(Data("tok".utf8), for: docker, options: ItemOptions(
+            label: "Registry", custom: ["server": "https://registry.example", "username": "ada", "docker_cli": "1"], contentType: "text/plain"))
+        try vault.set(Data("pw".utf8), for: .genericPassword(service: "cafe\u{301}", account: "ada"),
+                      options: ItemOptions(custom: ["xdg:schema": "org.freedesktop.Secret.Generic", "service": "shadowed"]))
+        try vault.set(Data("pw2".utf8), for: .genericPassword(service: "other", account: "ada"),
+                      options: ItemOptions(custom: ["xdg:schema": "org.freedesktop.Secret.Generic"]))
+        try vault.set(Data("h".utf8), for: .internetPassword(server: "git.example", account: "ada"),
+                      options: ItemOptions(internet: InternetAttributes(protocol: "https", port: 443)))
+
+        let all = try readWithPython(folder.file("test.vault"), passphrase: testPassphrase)
+        XCTAssertEqual(all.version, 2)
+        XCTAssertEqual(all.items, try readWithCoffer(vault))
+        XCTAssertEqual(all.items.first { $0.class == "attributeItem" }?.contentType, "text/plain")
+
+        for query in [
+            ["docker_cli": "1"], ["username": "ada"], ["service": "caf\u{E9}"], ["service": "shadowed"],
+            ["xdg:schema": "org.freedesktop.Secret.Generic", "username": "ada"], ["server": "git.example", "port": "443"],
+            ["server": "https://registry.example", "username": "ada"], ["nothing": "here"],
+        ] {
+            let python = try readWithPython(
+                folder.file("test.vault"), ["--search"] + query.map { "\($0.key)=\($0.value)" }, passphrase: testPassphrase)
+            let coffer = try vault.storedItems(withAttributes: query).map { "\($0.attributes.id.service)|\($0.attributes.id.account)" }
+            XCTAssertEqual(python.items.map { "\($0.service)|\($0.account)" }.sorted(), coffer.sorted(), "\(query)")
+        }
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["username": "ada"]).count, 3)
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["service": "shadowed"]).count, 0, "the class's name wins")
+    }
+
+    /// The committed version 1 fixture, migrated by its first write: the Python reader sees
+    /// version 2, the same items, and finds them through the index the migration built.
+    func testPythonReadsMigratedFixture() throws {
+        let copy = try VaultFixtureTests.copyFixture(into: folder)
+        let vault = try Vault.open(at: copy.vault, unlock: .keyFile(copy.key))
+        XCTAssertEqual(try readWithPython(copy.vault, ["--keyfile", copy.key.path]).version, 1)
+        try vault.set(Data("added".utf8), for: .genericPassword(service: "new", account: "item"))
+        let dump = try readWithPython(copy.vault, ["--keyfile", copy.key.path])
+        XCTAssertEqual(dump.version, 2)
+        XCTAssertEqual(dump.items, try readWithCoffer(vault))
+        let found = try readWithPython(copy.vault, ["--keyfile", copy.key.path, "--search", "env=prod"])
+        XCTAssertEqual(found.items.map(\.service), ["com.example.mail"])
     }
 }

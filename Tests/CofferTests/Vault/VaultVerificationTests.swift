@@ -28,7 +28,8 @@ final class VaultVerificationTests: XCTestCase {
     }
 
     /// A damaged row key hides an item from a point lookup, which then reports it missing
-    /// (the limit docs/security.md states); verify reports that record.
+    /// (the limit docs/security.md states); verify reports that record, and the item's two index
+    /// rows, which still name the row key it had.
     func testDamagedRowKeyIsFoundByVerifyNotByLookup() throws {
         let vault = try filledVault()
         let raw = try RawVaultFile(folder.file("test.vault"))
@@ -40,7 +41,9 @@ final class VaultVerificationTests: XCTestCase {
         let missing = try (0..<20).filter { try vault.secret(for: .genericPassword(service: "s", account: "\($0)")) == nil }
         XCTAssertEqual(missing.count, 1, "one item now reads as absent")
         let report = try vault.verify()
-        XCTAssertEqual(report.problems, [.unreadableRecord(rowKey: VaultFormat.hexIdentifier(Array(damaged.prefix(8))))])
+        XCTAssertEqual(report.problems, [
+            .unreadableRecord(rowKey: VaultFormat.hexIdentifier(Array(damaged.prefix(8)))), .attributeIndex(missingRows: 0, staleRows: 2),
+        ])
         XCTAssertEqual(report.soundRecords, 19)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferAgent
 import CofferCommandLine
+import CofferSecretServiceProvider
 import Foundation
 import Glibc
 
@@ -51,6 +52,24 @@ struct AgentCommand: ParsableCommand {
             "Open this vault at start through its machine slot and hold it until stopped (repeatable).", valueName: "vault"))
         var hold: [String] = []
 
+        @Flag(name: .customLong("secret-service"), help: ArgumentHelp(
+            "Also be the Secret Service (org.freedesktop.secrets) on the session bus, serving the vaults the agent holds: the default vault is the 'login' collection (docs/secret-service.md)."))
+        var secretService = false
+
+        @Flag(help: "With --secret-service: take the name over from another Secret Service (such as gnome-keyring) that allows it.")
+        var replace = false
+
+        @Option(help: ArgumentHelp(
+            "With --secret-service: the command that asks for a collection's passphrase when a client unlocks it; it prints the passphrase, as systemd-ask-password does. Without one, a locked collection stays locked until `coffer unlock`.",
+            valueName: "command"))
+        var prompter: String?
+
+        func validate() throws {
+            guard secretService || (!replace && prompter == nil) else {
+                throw ValidationError("--replace and --prompter go with --secret-service")
+            }
+        }
+
         func run() throws {
             let path = try AgentCommand.socketPath()
             if foreground { return try serve(path: path) }
@@ -66,14 +85,26 @@ struct AgentCommand: ParsableCommand {
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-            let arguments = [executable] + forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
+            var report: [Int32] = [-1, -1]
+            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: 70) }
+            for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            defer { close(report[0]) }
+            posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
+            var arguments = [executable] + forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
                 + heldPaths.flatMap { ["--hold", $0] }
+            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
+            if replace { arguments.append("--replace") }
+            if let prompter { arguments += ["--prompter", prompter] }
             let argv = arguments.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) } }
-            let environment = SecretVariables.environmentWithout().map { strdup($0) } + [nil]
+            let inherited = SecretVariables.environmentWithout().filter { !$0.hasPrefix(StartupReport.variable + "=") }
+            let environment = (inherited + ["\(StartupReport.variable)=\(StartupReport.descriptor)"]).map { strdup($0) } + [nil]
             defer { environment.forEach { free($0) } }
             var pid: pid_t = 0
-            guard posix_spawn(&pid, executable, &actions, &attributes, argv, environment) == 0 else {
+            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
+            close(report[1])
+            guard spawned == 0 else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
             }
             // The agent answers once it has tried every --hold vault: each may take up to the
@@ -86,7 +117,12 @@ struct AgentCommand: ParsableCommand {
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    let reason = StartupReport.read(report[0])
+                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                    // The agent's own status (WEXITSTATUS) goes with the reason it gave.
+                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? (status >> 8) & 0xFF : 70)
+                }
                 usleep(20_000)
             }
             throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: 75)
@@ -126,7 +162,9 @@ struct AgentCommand: ParsableCommand {
             }
         }
 
-        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own.
+        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
+        /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
+        /// cannot be taken, the agent does not start.
         private func serve(path: String) throws {
             SecretVariables.scrub()
             OpenFileLimit.raiseToHardLimit()
@@ -135,10 +173,39 @@ struct AgentCommand: ParsableCommand {
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
             let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            var provider: SecretServiceProvider?
+            if secretService {
+                do {
+                    provider = try startSecretService(serving: server.handler.vaults)
+                } catch {
+                    close(listener)
+                    if !activated { unlink(path) }
+                    throw error
+                }
+            }
+            StartupReport.close()
             AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
             holdVaults(in: server)
             server.run()
+            provider?.stop()
             if !activated { unlink(path) }
+        }
+
+        /// The Secret Service on the agent's own held vaults. When it cannot start (the name
+        /// taken), the agent does not start either, and says why (on the startup report too).
+        private func startSecretService(serving vaults: HeldVaults) throws -> SecretServiceProvider {
+            let configuration = SecretServiceProvider.Configuration(
+                loginVault: try agent.root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
+            let provider = SecretServiceProvider(configuration: configuration, keeper: vaults) {
+                Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
+            }
+            do throws(ProviderStartError) {
+                try provider.start()
+            } catch {
+                StartupReport.write("\(error)")
+                throw CLIError(message: "\(error)", exitStatus: 69)
+            }
+            return provider
         }
     }
 

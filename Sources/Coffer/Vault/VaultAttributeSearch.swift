@@ -1,0 +1,113 @@
+import Foundation
+
+/// An item as the vault stores it: its row key, which names it for as long as the vault key
+/// stays the same, and its attributes.
+package struct StoredItem: Sendable, Hashable {
+    /// The item's row key (docs/vault-format.md, 5.1).
+    package let rowKey: [UInt8]
+    package let attributes: ItemAttributes
+}
+
+extension Vault {
+    /// The live items whose ``ItemAttributes/indexedAttributes`` include every one of
+    /// `attributes`, in store order; every live item when `attributes` is empty.
+    ///
+    /// In a version 2 vault this reads the records the attribute index names and no other
+    /// (docs/vault-format.md, 5.4); each is opened and its attributes checked, since index rows
+    /// are not authenticated. A version 1 vault, which has no index, is scanned. Expired items
+    /// met on the way are purged; records that fail authentication are skipped.
+    package func storedItems(withAttributes attributes: [String: String]) throws(CofferError) -> [StoredItem] {
+        let now = configuration.now()
+        let wanted = attributes.map { (Normalization.nfc($0.key), Normalization.nfc($0.value)) }
+        func matches(_ item: ItemAttributes) -> Bool {
+            let have = item.indexedAttributes
+            return wanted.allSatisfy { name, value in have[name].map(Normalization.nfc) == value }
+        }
+        return try withUnlockedKeys { connection, keys throws(CofferError) -> [StoredItem] in
+            guard !attributes.isEmpty, try Self.formatVersion(connection) >= 2 else {
+                let scan = try scanRecords(connection, keys, now: now)
+                for expired in scan.expired { try Self.purge(expired.rowKey, expired.sealed, connection) }
+                return scan.live.filter { matches($0.attributes) }.map { StoredItem(rowKey: $0.rowKey, attributes: $0.attributes) }
+                    .sorted { ItemAttributes.storeOrder($0.attributes, $1.attributes) }
+            }
+            var found: [StoredItem] = []
+            for rowKey in try AttributeIndex.candidates(for: attributes, keys, connection) {
+                guard let sealed = try Self.record(at: rowKey, connection),
+                      var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { continue }
+                defer { wipe(&plaintext) }
+                guard let item = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes else { continue }
+                if item.isExpired(at: now) {
+                    try Self.purge(rowKey, sealed, connection)
+                } else if matches(item) {
+                    found.append(StoredItem(rowKey: rowKey, attributes: item))
+                }
+            }
+            try Self.verifyKeyCheck(connection, keys)
+            return found.sorted { ItemAttributes.storeOrder($0.attributes, $1.attributes) }
+        }
+    }
+
+    /// The live item whose row key is `rowKey`, or `nil` when there is none (or it expired, and
+    /// is purged). Throws ``CofferError/integrityFailure`` when its record fails authentication.
+    package func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
+        try readLive(.row(rowKey)) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+    }
+
+    /// When the vault was created (the `vault` table's `created_at`). Works while locked.
+    package func creationDate() throws(CofferError) -> Date {
+        try withConnection { connection throws(CofferError) in
+            Date(timeIntervalSince1970: Double(try connection.integer("SELECT created_at FROM vault WHERE singleton = 1") ?? 0))
+        }
+    }
+
+    /// The row key the item `id` has under the vault's current key.
+    package func rowKey(for id: ItemID) throws(CofferError) -> [UInt8] {
+        try withUnlockedKeys { _, keys throws(CofferError) in keys.rowKey(for: id) }
+    }
+
+    /// Sets an item, as ``set(_:for:options:)`` does, and returns its row key.
+    @discardableResult
+    package func store(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) -> [UInt8] {
+        try Self.check(secret, for: id, options: options)
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                return try upsert(secret, for: id, options: options, now: now, connection, keys)
+            }
+        }
+    }
+
+    /// Replaces the item at `old` with the item `id` (which may be the same item), keeping its
+    /// creation date, in one transaction: for a change of the names that give an item its row.
+    /// Returns the new row key; throws ``CofferError/itemNotFound`` when `old` holds no live
+    /// item any more.
+    package func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
+        try Self.check(secret, for: id, options: options)
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                guard let sealed = try Self.record(at: old, connection), var plaintext = openSealed(sealed, rowKey: old, keys) else {
+                    throw .itemNotFound
+                }
+                defer { wipe(&plaintext) }
+                let previous = try checkedDecode(plaintext, rowKey: old, keys).attributes
+                guard !previous.isExpired(at: now) else { throw .itemNotFound }
+                if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }
+                return try upsert(secret, for: id, options: options, now: now, created: previous.created, connection, keys)
+            }
+        }
+    }
+
+    /// Removes the item at `rowKey` and its index rows. Returns whether there was one.
+    @discardableResult
+    package func removeStoredItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Bool {
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                return try Self.delete(rowKey, connection)
+            }
+        }
+    }
+}

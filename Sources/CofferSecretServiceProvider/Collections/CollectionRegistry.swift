@@ -1,0 +1,287 @@
+import Coffer
+import Foundation
+import Glibc
+
+/// The collections the provider serves, where their vaults are, and whether each is unlocked.
+///
+/// - **Login**: the vault `coffer` selects by default; the `default` alias. Unlocked while the
+///   agent holds it.
+/// - **Created**: `CreateCollection` makes a vault with a random 32-byte key, in the folder
+///   `secret-service` beside the login vault. The key is an item of the login collection
+///   (service `coffer:collection`, account the collection's name), so a created collection
+///   unlocks with the login collection and needs no prompt of its own.
+/// - **Held**: any other vault the agent holds, from the moment it is first seen held.
+///
+/// Used on the main-loop thread only.
+final class CollectionRegistry {
+    static let loginName = "login"
+    static let loginLabel = "Login"
+    /// The service of the login items that hold created collections' keys, and of aliases.
+    static let keyService = "coffer:collection"
+    static let aliasService = "coffer:alias"
+    static let vaultAttribute = "coffer:vault"
+    static let schemaAttribute = "xdg:schema"
+    static let keySchema = "coffer.CollectionKey"
+    static let aliasSchema = "coffer.CollectionAlias"
+
+    private let loginURL: URL
+    private let keeper: any VaultKeeper
+    /// How long a vault the provider unlocks stays held, in seconds.
+    let lifetime: Double
+    /// Created collections as last read from the login collection, so they still show (locked)
+    /// while it is locked.
+    private var created: [String: ServedCollection] = [:]
+    /// Vaults seen held, so they still show (locked) once the agent forgets them.
+    private var seenHeld: [String: ServedCollection] = [:]
+    /// Created collections that `Lock` locked while the login collection stays unlocked.
+    private var lockedCreated: Set<String> = []
+    /// When ``created`` was last read from the login collection. Created collections change
+    /// through this registry, which updates it; rereading at most every few seconds keeps a
+    /// search from costing a search of the login collection's keys too.
+    private var createdReadAt: ContinuousClock.Instant?
+    static let createdRereadAfter = Duration.seconds(5)
+    /// The login vault's real path, once it exists (it does not move while the agent runs).
+    private var resolvedLoginPath: String?
+
+    init(loginVault: URL, keeper: any VaultKeeper, lifetime: Double) {
+        self.loginURL = loginVault.standardizedFileURL
+        self.keeper = keeper
+        self.lifetime = lifetime
+    }
+
+    /// The login vault's path as the agent names it: its real path once it exists.
+    var loginPath: String {
+        if let resolvedLoginPath { return resolvedLoginPath }
+        guard let resolved = Self.existingRealPath(loginURL.path) else { return loginURL.path }
+        resolvedLoginPath = resolved
+        return resolved
+    }
+
+    var login: ServedCollection {
+        ServedCollection(name: Self.loginName, vaultPath: loginPath, label: Self.loginLabel, kind: .login)
+    }
+
+    /// Every collection, login first, then by name.
+    func all() -> [ServedCollection] {
+        refreshCreated()
+        refreshHeld()
+        let others = (Array(created.values) + Array(seenHeld.values)).sorted { $0.name < $1.name }
+        return [login] + others
+    }
+
+    func collection(named name: String) -> ServedCollection? {
+        if name == Self.loginName { return login }
+        if let found = created[name] ?? seenHeld[name] { return found }
+        return all().first { $0.name == name }
+    }
+
+    // MARK: Locking
+
+    /// The collection's vault, unlocked; `nil` while it is locked. A created collection opens
+    /// here with its key from the login collection, unless `Lock` locked it.
+    func vault(of collection: ServedCollection) -> Vault? {
+        if let vault = keeper.vault(at: collection.vaultPath) { return vault }
+        guard collection.kind == .created, !lockedCreated.contains(collection.name), let login = keeper.vault(at: loginPath) else { return nil }
+        do throws(CofferError) {
+            guard var key = try login.secret(for: keyItem(collection.name)), key.count == 32 else { return nil }
+            defer { key.resetBytes(in: 0..<key.count) }
+            let vault = try Vault.open(at: URL(fileURLWithPath: collection.vaultPath), unlock: .key(SecureBytes(copying: key)))
+            keeper.keep(vault, at: Self.realPath(collection.vaultPath), for: lifetime)
+            return vault
+        } catch {
+            return nil
+        }
+    }
+
+    func isLocked(_ collection: ServedCollection) -> Bool { vault(of: collection) == nil }
+
+    /// Makes the agent forget the collection's vault. Locking the login collection locks the
+    /// created ones too: their keys are in it.
+    func lock(_ collection: ServedCollection) {
+        keeper.forget(collection.vaultPath)
+        switch collection.kind {
+        case .login:
+            for created in created.values { keeper.forget(created.vaultPath) }
+        case .created:
+            lockedCreated.insert(collection.name)
+        case .held:
+            break
+        }
+    }
+
+    /// Unlocks what needs no passphrase: a created collection while the login collection is
+    /// unlocked. Returns whether the collection is unlocked now.
+    func unlockWithoutPrompt(_ collection: ServedCollection) -> Bool {
+        if collection.kind == .created { lockedCreated.remove(collection.name) }
+        return vault(of: collection) != nil
+    }
+
+    /// Unlocks the vault at `collection` with a passphrase, or creates the login vault with it
+    /// when there is none yet (as gnome-keyring creates the login keyring at the first unlock).
+    /// Runs Argon2id: call it off the main loop. Returns the unlocked vault.
+    static func open(_ collection: ServedCollection, passphrase: SecureBytes, loginURL: URL) throws(CofferError) -> Vault {
+        let credential = try VaultCredential.passphrase(utf8: passphrase)
+        if collection.kind == .login {
+            return try Vault.openOrCreate(at: loginURL, unlock: credential)
+        }
+        return try Vault.open(at: URL(fileURLWithPath: collection.vaultPath), unlock: credential)
+    }
+
+    var loginVaultURL: URL { loginURL }
+
+    /// Holds a vault the provider unlocked (after a prompt).
+    func hold(_ vault: Vault, for collection: ServedCollection) {
+        keeper.keep(vault, at: Self.realPath(collection.vaultPath), for: lifetime)
+        if collection.kind == .login { lockedCreated.removeAll() }
+    }
+
+    // MARK: Creating and deleting
+
+    /// Makes a new collection labelled `label`: a new vault whose random key becomes an item
+    /// of the login collection, which must be unlocked.
+    func create(label: String) throws(DBusError) -> ServedCollection {
+        guard let login = keeper.vault(at: loginPath) else { throw .isLocked("the login collection is locked; unlock it first") }
+        let names = Set(all().map(\.name))
+        let base = ObjectPaths.element(fromLabel: label)
+        var name = base
+        var counter = 1
+        let folder = loginURL.deletingLastPathComponent().appendingPathComponent("secret-service")
+        while names.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".vault").path) {
+            counter += 1
+            name = base + "_\(counter)"
+        }
+        let url = folder.appendingPathComponent(name + ".vault")
+        let key = SecureBytes.random(count: 32)
+        do throws(CofferError) {
+            let vault = try Vault.create(at: url, with: .key(key))
+            let path = Self.realPath(url.path)
+            try key.withUnsafeBytes { bytes throws(CofferError) in
+                try login.set(Data(bytes), for: keyItem(name), options: ItemOptions(
+                    label: label, custom: [Self.vaultAttribute: path, Self.schemaAttribute: Self.keySchema],
+                    contentType: "application/octet-stream"))
+            }
+            keeper.keep(vault, at: path, for: lifetime)
+            let collection = ServedCollection(name: name, vaultPath: path, label: label, kind: .created)
+            created[name] = collection
+            return collection
+        } catch {
+            throw DBusError(error)
+        }
+    }
+
+    /// Deletes a created collection: its key item, then its vault file. The login collection
+    /// and held vaults are not deleted: they are the user's vaults, not the Secret Service's.
+    func delete(_ collection: ServedCollection) throws(DBusError) {
+        guard collection.kind == .created else {
+            throw .notSupported("only collections made by CreateCollection can be deleted; this one is a vault of its own")
+        }
+        guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
+        do throws(CofferError) {
+            try login.remove(keyItem(collection.name))
+        } catch {
+            throw DBusError(error)
+        }
+        keeper.forget(collection.vaultPath)
+        for suffix in ["", "-wal", "-shm"] { unlink(collection.vaultPath + suffix) }
+        created[collection.name] = nil
+        lockedCreated.remove(collection.name)
+    }
+
+    /// Relabels a created collection (its key item's label). The login and held collections
+    /// keep their names.
+    func relabel(_ collection: ServedCollection, to label: String) throws(DBusError) {
+        guard collection.kind == .created else { throw .notSupported("this collection's label is fixed") }
+        guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
+        do throws(CofferError) {
+            guard let item = try login.item(for: keyItem(collection.name)) else { throw .itemNotFound }
+            var options = item.attributes.options
+            options.label = label
+            try login.set(item.secret, for: keyItem(collection.name), options: options)
+        } catch {
+            throw DBusError(error)
+        }
+        created[collection.name]?.label = label
+    }
+
+    // MARK: Aliases
+
+    /// The collection an alias names: `default` is the login collection; others are items of
+    /// the login collection (service `coffer:alias`), readable while it is unlocked.
+    func collection(forAlias alias: String) -> ServedCollection? {
+        if alias == "default" { return login }
+        guard let login = keeper.vault(at: loginPath),
+              let data = try? login.secret(for: aliasItem(alias)), let name = String(data: data, encoding: .utf8)
+        else { return nil }
+        return collection(named: name)
+    }
+
+    /// Points `alias` at `collection`, or removes it for `nil`. `default` stays the login
+    /// collection: it is the vault `coffer` uses by default.
+    func setAlias(_ alias: String, to collection: ServedCollection?) throws(DBusError) {
+        guard ObjectPaths.isElement(alias) else { throw .invalidArguments("an alias is letters, digits and _") }
+        guard alias != "default" || collection == nil || collection?.kind == .login else {
+            throw .notSupported("the default alias is the vault coffer uses by default; set $COFFER_VAULT to change it")
+        }
+        guard alias != "default" else { return }
+        guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
+        do throws(CofferError) {
+            if let collection {
+                try login.set(Data(collection.name.utf8), for: aliasItem(alias), options: ItemOptions(
+                    label: "Coffer alias \(alias)", custom: [Self.schemaAttribute: Self.aliasSchema]))
+            } else {
+                try login.remove(aliasItem(alias))
+            }
+        } catch {
+            throw DBusError(error)
+        }
+    }
+
+    // MARK: Helpers
+
+    private func keyItem(_ name: String) -> ItemID { .genericPassword(service: Self.keyService, account: name) }
+    private func aliasItem(_ alias: String) -> ItemID { .genericPassword(service: Self.aliasService, account: alias) }
+
+    /// Reads the created collections from the login collection, while it is unlocked, at most
+    /// every ``createdRereadAfter``.
+    private func refreshCreated() {
+        if let createdReadAt, ContinuousClock.now - createdReadAt < Self.createdRereadAfter { return }
+        guard let login = keeper.vault(at: loginPath),
+              let items = try? login.storedItems(withAttributes: [AttributeName.service: Self.keyService])
+        else { return }
+        var found: [String: ServedCollection] = [:]
+        for item in items {
+            let name = item.attributes.id.account
+            guard ObjectPaths.isElement(name), name != Self.loginName, let path = item.attributes.custom[Self.vaultAttribute] else { continue }
+            found[name] = ServedCollection(name: name, vaultPath: path, label: item.attributes.label ?? name, kind: .created)
+        }
+        created = found
+        createdReadAt = .now
+    }
+
+    /// Notes every other vault the agent holds, named after its file.
+    private func refreshHeld() {
+        let known = Set([loginPath] + created.values.map(\.vaultPath) + seenHeld.values.map(\.vaultPath))
+        for path in keeper.heldPaths where !known.contains(path) {
+            let stem = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            var name = ObjectPaths.element(fromLabel: stem)
+            let taken = Set([Self.loginName] + created.keys + seenHeld.keys)
+            var counter = 1
+            while taken.contains(name) {
+                counter += 1
+                name = ObjectPaths.element(fromLabel: stem) + "_\(counter)"
+            }
+            seenHeld[name] = ServedCollection(name: name, vaultPath: path, label: stem, kind: .held)
+        }
+    }
+
+    /// The real path of `path` when it exists (as the agent names vaults), else `path`.
+    static func realPath(_ path: String) -> String {
+        existingRealPath(path) ?? path
+    }
+
+    private static func existingRealPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

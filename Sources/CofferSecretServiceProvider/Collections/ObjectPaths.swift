@@ -1,0 +1,100 @@
+/// The provider's object paths (specification, "Object Paths"), and what a path names.
+package enum ObjectPaths {
+    static let service = "/org/freedesktop/secrets"
+    static let collections = service + "/collection"
+    static let aliases = service + "/aliases"
+    static let sessions = service + "/session"
+    static let prompts = service + "/prompt"
+    /// "No object": the path D-Bus APIs use for "none", such as "no prompt needed".
+    static let none = "/"
+
+    static func collection(_ name: String) -> String { collections + "/" + name }
+
+    /// An item's path: its collection's, then its row key in hex. The row key names the item for
+    /// as long as the vault key stays the same, so the path `CreateItem` returns is the one
+    /// `SearchItems` lists, across agent restarts too.
+    package static func item(_ rowKey: [UInt8], in collection: String) -> String {
+        Self.collection(collection) + "/" + hex(rowKey)
+    }
+
+    /// What a path names, by its shape alone.
+    package enum Target: Equatable {
+        case service
+        case collection(String)
+        case alias(String)
+        case item(collection: String, rowKey: [UInt8])
+        case session(String)
+        case prompt(String)
+        /// A path with no object of the Secret Service: a container node or anything else.
+        case other
+    }
+
+    package static func target(of path: String) -> Target {
+        if path == service { return .service }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "", "org", "freedesktop", "secrets", kind, name[, item]
+        guard parts.count >= 6, parts.count <= 7, parts[0...3] == ["", "org", "freedesktop", "secrets"],
+              isElement(parts[5]) else { return .other }
+        switch (parts[4], parts.count) {
+        case ("collection", 6): return .collection(parts[5])
+        case ("collection", 7):
+            guard let rowKey = bytes(fromHex: parts[6]), rowKey.count == 32 else { return .other }
+            return .item(collection: parts[5], rowKey: rowKey)
+        case ("aliases", 6): return .alias(parts[5])
+        case ("session", 6): return .session(path)
+        case ("prompt", 6): return .prompt(path)
+        default: return .other
+        }
+    }
+
+    /// Whether `text` can be one element of an object path: `[A-Za-z0-9_]+`.
+    package static func isElement(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isAlphanumeric($0) }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// The last elements of the provider's own container paths, which no collection takes, so
+    /// that a collection's path is never mistaken for a container's (``ObjectExport``).
+    static let reservedElements: Set<String> = ["secrets", "collection", "aliases", "session", "prompt"]
+
+    /// A path element made from a label: lowercase letters, digits and `_`, at most 32
+    /// characters, never one of ``reservedElements``.
+    package static func element(fromLabel label: String) -> String {
+        let mapped = label.lowercased().unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && isAlphanumeric(UInt8(scalar.value)) ? Character(scalar) : "_"
+        }
+        let element = String(String(mapped).prefix(32))
+        if element.allSatisfy({ $0 == "_" }) { return "unnamed" }
+        return reservedElements.contains(element) ? element + "_1" : element
+    }
+
+    package static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    package static func bytes(fromHex text: String) -> [UInt8]? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x61...0x66: digit - 0x61 + 10
+            default: nil
+            }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count / 2)
+        for index in stride(from: 0, to: utf8.count, by: 2) {
+            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
+            out.append(high << 4 | low)
+        }
+        return out
+    }
+}

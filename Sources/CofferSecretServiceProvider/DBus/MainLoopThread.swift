@@ -1,0 +1,106 @@
+import CofferBase
+import CGio
+import Coffer
+import Dispatch
+import Foundation
+
+/// A thread of its own running a GLib main loop on a context of its own, where everything of
+/// GDBus's happens: exports are registered there, so GDBus calls back there, and the resident
+/// (the provider's objects) is created, used and dropped there alone. Other threads reach the
+/// resident only through ``perform(_:)``, which queues work on the loop.
+///
+/// This keeps GLib's callbacks out of Swift concurrency: no task, actor or lock guards the
+/// resident, because only one thread ever touches it.
+final class MainLoopThread<Resident: AnyObject>: @unchecked Sendable {
+    // @unchecked: `context` and `loop` are GLib objects safe from any thread (invoke, quit);
+    // `resident` is read and written on the loop thread only.
+    private let context: OpaquePointer
+    private let loop: OpaquePointer
+    private var resident: Resident?
+    private let finished = DispatchSemaphore(value: 0)
+    /// Whether the loop ran and ``quit()`` has not yet waited for its end.
+    private let running = Guarded(false)
+
+    init() {
+        context = g_main_context_new()
+        loop = g_main_loop_new(context, 0)
+    }
+
+    deinit {
+        g_main_loop_unref(loop)
+        g_main_context_unref(context)
+    }
+
+    /// Starts the thread: `setUp` makes the resident there; once it has, the loop runs until
+    /// ``quit()``, then `tearDown` runs there. Returns when `setUp` has returned or thrown.
+    func start<E: Error>(name: String, setUp: @escaping @Sendable () throws(E) -> Resident, tearDown: @escaping @Sendable (Resident) -> Void) throws(E) {
+        let started = DispatchSemaphore(value: 0)
+        let failure = Guarded<E?>(nil)
+        let thread = Thread { [self] in
+            g_main_context_push_thread_default(context)
+            defer {
+                g_main_context_pop_thread_default(context)
+                finished.signal()
+            }
+            do throws(E) {
+                resident = try setUp()
+            } catch {
+                failure.withLock { $0 = error }
+                started.signal()
+                return
+            }
+            running.withLock { $0 = true }
+            started.signal()
+            g_main_loop_run(loop)
+            if let resident { tearDown(resident) }
+            resident = nil
+            // Let GLib finish what the teardown queued (unregistrations, closing the connection).
+            while g_main_context_iteration(context, 0) != 0 {}
+        }
+        thread.name = name
+        thread.start()
+        started.wait()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+
+    /// Runs `body` with the resident on the loop thread, soon; never if the loop has stopped.
+    func perform(_ body: @escaping @Sendable (Resident) -> Void) {
+        let job = Unmanaged.passRetained(LoopJob { [self] in
+            if let resident { body(resident) }
+        }).toOpaque()
+        g_main_context_invoke_full(context, 0, { userData in
+            Unmanaged<LoopJob>.fromOpaque(userData!).takeUnretainedValue().run()
+            return 0  // G_SOURCE_REMOVE
+        }, job, { userData in Unmanaged<LoopJob>.fromOpaque(userData!).release() })
+    }
+
+    /// Runs `body` on the loop thread once what it is dispatching now is done (an idle source).
+    /// Call it on the loop thread.
+    func whenIdle(_ body: @escaping () -> Void) {
+        let source = g_idle_source_new()
+        let job = Unmanaged.passRetained(LoopJob(body)).toOpaque()
+        g_source_set_callback(source, { userData in
+            Unmanaged<LoopJob>.fromOpaque(userData!).takeUnretainedValue().run()
+            return 0  // G_SOURCE_REMOVE
+        }, job, { userData in Unmanaged<LoopJob>.fromOpaque(userData!).release() })
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
+    /// Ends the loop; the teardown runs on the loop thread. Waits until it has. Queued on the
+    /// loop, so a quit right after ``start(name:setUp:tearDown:)`` is never lost.
+    func quit() {
+        guard running.withLock({ state in defer { state = false }; return state }) else { return }
+        g_main_context_invoke(context, { userData in
+            g_main_loop_quit(OpaquePointer(userData))
+            return 0
+        }, UnsafeMutableRawPointer(loop))
+        finished.wait()
+    }
+}
+
+/// Work queued on a main loop, type-erased so that GLib's C callback can run it.
+private final class LoopJob {
+    let run: () -> Void
+    init(_ run: @escaping () -> Void) { self.run = run }
+}

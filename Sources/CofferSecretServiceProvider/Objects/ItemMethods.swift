@@ -1,0 +1,109 @@
+import Coffer
+import Foundation
+
+/// `org.freedesktop.Secret.Item`, at each item's path.
+extension SecretServiceObjects {
+    func itemCall(_ call: MethodCall) throws(DBusError) -> [Variant] {
+        switch call.method {
+        case "Delete":
+            let found = try item(at: call.path)
+            try withVault(found.collection) { vault throws(CofferError) in _ = try vault.removeStoredItem(atRowKey: found.rowKey) }
+            emitItemSignal("ItemDeleted", item: call.path, in: found.collection)
+            return [.objectPath(ObjectPaths.none)]
+        case "GetSecret":
+            let session = try sessions.session(at: call.arguments.child(0).string, for: call.sender)
+            var found = try item(at: call.path)
+            defer { found.item.secret.wipe() }
+            return [session.encode(found.item.secret, contentType: ItemMapping.contentType(of: found.item.attributes))]
+        case "SetSecret":
+            let found = try item(at: call.path)
+            let incoming = try incomingSecret(call.arguments.child(0), from: call.sender)
+            var options = found.item.attributes.options
+            options.contentType = ItemMapping.options(
+                for: found.item.attributes.id, attributes: [:], label: "", contentType: incoming.contentType, previous: nil).contentType
+            var plaintext = incoming.value.data
+            defer { plaintext.wipe() }
+            try rewrite(found, secret: plaintext, options: options, path: call.path)
+            return []
+        default:
+            throw .notSupported("no method \(call.method)")
+        }
+    }
+
+    func itemProperty(_ name: String, at path: String) throws(DBusError) -> Variant {
+        if name == "Locked" {
+            // An item in a locked collection cannot be read, but it is locked, not missing.
+            let collection = try owningCollection(of: path)
+            if registry.isLocked(collection) { return .boolean(true) }
+        }
+        let attributes = try propertyAttributes(at: path)
+        switch name {
+        case "Locked": return .boolean(false)
+        case "Attributes": return .stringMap(attributes.indexedAttributes)
+        case "Label": return .string(attributes.label ?? "")
+        case "Type": return .string(attributes.indexedAttributes["xdg:schema"] ?? "")
+        case "Created": return .uint64(Self.seconds(attributes.created))
+        case "Modified": return .uint64(Self.seconds(attributes.modified))
+        default: throw .invalidArguments("no property \(name)")
+        }
+    }
+
+    func setItemProperty(_ name: String, at path: String, to value: Variant) throws(DBusError) {
+        var found = try item(at: path)
+        defer { found.item.secret.wipe() }
+        let current = found.item.attributes
+        switch name {
+        case "Label":
+            guard value.isOfType("s") else { throw .invalidArguments("the label is a string") }
+            try Self.checkLabel(value.string)
+            var options = current.options
+            options.label = value.string.isEmpty ? nil : value.string
+            try rewrite(found, secret: found.item.secret, options: options, path: path)
+        case "Attributes":
+            guard value.isOfType("a{ss}") else { throw .invalidArguments("the attributes are a{ss}") }
+            let attributes = ItemMapping.normalized(value.stringMap)
+            try Self.checkAttributes(attributes)
+            let id = ItemMapping.identity(for: attributes, current: current.id)
+            let options = ItemMapping.options(
+                for: id, attributes: attributes, label: current.label ?? "", contentType: ItemMapping.contentType(of: current),
+                previous: current.options)
+            let rowKey = try withVault(found.collection) { vault throws(CofferError) in
+                try vault.move(from: found.rowKey, to: id, secret: found.item.secret, options: options)
+            }
+            let newPath = ObjectPaths.item(rowKey, in: found.collection.name)
+            if newPath == path {
+                emitItemSignal("ItemChanged", item: path, in: found.collection)
+            } else {
+                // New names give the item a new row, hence a new path: to clients it moved.
+                emitItemSignal("ItemDeleted", item: path, in: found.collection)
+                emitItemSignal("ItemCreated", item: newPath, in: found.collection)
+            }
+        default:
+            throw .accessDenied("the property \(name) is read-only")
+        }
+        propertiesChanged(of: .item, at: path, invalidating: [name, "Modified"])
+    }
+
+    /// The attributes of the item at `path`, read once for all the properties of one `GetAll`.
+    private func propertyAttributes(at path: String) throws(DBusError) -> ItemAttributes {
+        if let propertyItem, propertyItem.path == path {
+            guard !registry.isLocked(try owningCollection(of: path)) else { throw .isLocked() }
+            return propertyItem.attributes
+        }
+        var found = try item(at: path)
+        found.item.secret.wipe()
+        propertyItem = (path, found.item.attributes)
+        loop.whenIdle { [weak self] in self?.propertyItem = nil }
+        return found.item.attributes
+    }
+
+    /// Stores the item again in its own row with a new secret or new options.
+    private func rewrite(_ found: (collection: ServedCollection, rowKey: [UInt8], item: Item), secret: Data, options: ItemOptions, path: String) throws(DBusError) {
+        try withVault(found.collection) { vault throws(CofferError) in
+            _ = try vault.move(from: found.rowKey, to: found.item.attributes.id, secret: secret, options: options)
+        }
+        emitItemSignal("ItemChanged", item: path, in: found.collection)
+    }
+
+    static func seconds(_ date: Date) -> UInt64 { UInt64(max(0, date.timeIntervalSince1970.rounded(.down))) }
+}

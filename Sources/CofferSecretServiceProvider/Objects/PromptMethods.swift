@@ -1,0 +1,77 @@
+import Coffer
+import Dispatch
+import Foundation
+
+/// `org.freedesktop.Secret.Prompt`, at each prompt's path: `Prompt` runs the prompter off the
+/// main loop and reports with `Completed`; with no prompter, `Completed(dismissed: true)` comes
+/// at once. No prompt waits forever: the prompter has a time limit, and `Dismiss` ends it.
+extension SecretServiceObjects {
+    /// How often a wrong passphrase is asked again before the prompt counts as dismissed.
+    static let passphraseAttempts = 3
+
+    func promptCall(_ call: MethodCall) throws(DBusError) -> [Variant] {
+        let prompt = try prompts.prompt(at: call.path, for: call.sender)
+        let path = prompt.path
+        switch call.method {
+        case "Prompt":
+            guard prompt.run == nil else { throw .failed("the prompt is already running") }
+            guard let prompter else {
+                // The reply goes first, then the signal, as a client that waits for it expects.
+                loop.perform { objects in objects.finishPrompt(path, opened: [], dismissed: true) }
+                return []
+            }
+            let run = PrompterCommand.Run()
+            prompt.run = run
+            let collections = prompt.collections.filter { $0.kind != .created }
+            let loginURL = registry.loginVaultURL
+            DispatchQueue.global().async { [loop] in
+                let (opened, dismissed) = Self.askAndOpen(collections, prompter: prompter, run: run, loginURL: loginURL)
+                loop.perform { objects in objects.finishPrompt(path, opened: opened, dismissed: dismissed) }
+            }
+            return []
+        case "Dismiss":
+            prompt.run?.cancel()
+            loop.perform { objects in objects.finishPrompt(path, opened: [], dismissed: true) }
+            return []
+        default:
+            throw .notSupported("no method \(call.method)")
+        }
+    }
+
+    /// Off the main loop: asks for each collection's passphrase and opens its vault (Argon2id).
+    /// A created collection needs none: it opens with the login collection.
+    private static func askAndOpen(
+        _ collections: [ServedCollection], prompter: PrompterCommand, run: PrompterCommand.Run, loginURL: URL
+    ) -> (opened: [(ServedCollection, Vault)], dismissed: Bool) {
+        var opened: [(ServedCollection, Vault)] = []
+        for collection in collections {
+            var vault: Vault?
+            for attempt in 1...passphraseAttempts where vault == nil {
+                let retry = attempt > 1 ? " (the passphrase was wrong; try again)" : ""
+                guard let passphrase = prompter.ask("Unlock the Coffer collection \(collection.label)\(retry)", run: run) else {
+                    return (opened, true)
+                }
+                vault = try? CollectionRegistry.open(collection, passphrase: passphrase, loginURL: loginURL)
+            }
+            guard let vault else { return (opened, true) }
+            opened.append((collection, vault))
+        }
+        return (opened, false)
+    }
+
+    /// On the main loop: holds what the prompt opened and sends `Completed` with the objects
+    /// now unlocked. A prompt already finished or dismissed is not completed twice.
+    func finishPrompt(_ path: String, opened: [(ServedCollection, Vault)], dismissed: Bool) {
+        guard let prompt = prompts.remove(path) else { return }
+        for (collection, vault) in opened { registry.hold(vault, for: collection) }
+        var unlocked = prompt.alreadyUnlocked
+        if !dismissed {
+            for collection in prompt.collections where registry.unlockWithoutPrompt(collection) {
+                unlocked.append(collection.path)
+                propertiesChanged(of: .collection, at: collection.path, invalidating: ["Locked"])
+            }
+            try? exportCollections()
+        }
+        bus.emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
+    }
+}

@@ -1,0 +1,199 @@
+import Coffer
+import Foundation
+
+/// The object tree of the Secret Service API 0.2 on the vaults: the service, its collections,
+/// their items, sessions and prompts. Lives on the main-loop thread (it is the loop's
+/// resident), so its state needs no lock.
+///
+/// Every method answers with its reply or a typed D-Bus error; a vault error never carries a
+/// secret or a name into the reply (``DBusError/init(_:)``).
+final class SecretServiceObjects: ObjectTree {
+    let bus: BusConnection
+    let registry: CollectionRegistry
+    let prompter: PrompterCommand?
+    private(set) var export: ObjectExport!
+    var sessions = SessionTable()
+    var prompts = PromptTable()
+    /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
+    /// read of the record answers them all. Dropped when the loop goes idle and on every write.
+    var propertyItem: (path: String, attributes: ItemAttributes)?
+    /// Where prompt completions come back to (this object, on the loop thread).
+    let loop: MainLoopThread<SecretServiceObjects>
+
+    init(bus: BusConnection, registry: CollectionRegistry, prompter: PrompterCommand?, loop: MainLoopThread<SecretServiceObjects>) {
+        self.bus = bus
+        self.registry = registry
+        self.prompter = prompter
+        self.loop = loop
+    }
+
+    /// Exports the tree and follows the bus's news of connections that leave.
+    func exportObjects() throws(DBusError) {
+        export = ObjectExport(connection: bus.pointer, tree: self)
+        for path in [ObjectPaths.service, ObjectPaths.collections, ObjectPaths.aliases, ObjectPaths.sessions, ObjectPaths.prompts] {
+            try export.export(path)
+        }
+        try exportCollections()
+        bus.subscribeToBus("NameOwnerChanged") { [unowned self] arguments in
+            guard arguments.count == 3, arguments.isOfType("(sss)") else { return }
+            let name = arguments.child(0).string
+            guard name.hasPrefix(":"), arguments.child(2).string.isEmpty else { return }
+            sessions.closeAll(of: name)
+            prompts.removeAll(of: name)
+        }
+    }
+
+    /// Exports every collection's subtree (its items), for collections that appeared since.
+    func exportCollections() throws(DBusError) {
+        for collection in registry.all() { try export.export(collection.path) }
+    }
+
+    func unexportAll() {
+        for path in prompts.paths { prompts.remove(path)?.run?.cancel() }
+        export?.unexportAll()
+    }
+
+    // MARK: ObjectTree
+
+    func handle(_ call: MethodCall) {
+        do throws(DBusError) {
+            let reply: [Variant] = switch call.interface {
+            case .service: try serviceCall(call)
+            case .collection: try collectionCall(call)
+            case .item: try itemCall(call)
+            case .session: try sessionCall(call)
+            case .prompt: try promptCall(call)
+            }
+            call.reply(reply)
+        } catch {
+            call.fail(error)
+        }
+    }
+
+    func property(_ name: String, of interface: Interface, at path: String) throws(DBusError) -> Variant {
+        switch interface {
+        case .service: try serviceProperty(name)
+        case .collection: try collectionProperty(name, at: path)
+        case .item: try itemProperty(name, at: path)
+        case .session, .prompt: throw .invalidArguments("no property \(name)")
+        }
+    }
+
+    func setProperty(_ name: String, of interface: Interface, at path: String, to value: Variant, sender: String) throws(DBusError) {
+        switch interface {
+        case .collection: try setCollectionProperty(name, at: path, to: value)
+        case .item: try setItemProperty(name, at: path, to: value)
+        case .service, .session, .prompt: throw .accessDenied("the property \(name) is read-only")
+        }
+    }
+
+    func interfaces(at path: String) -> [Interface] {
+        switch ObjectPaths.target(of: path) {
+        case .service: [.service]
+        case .collection, .alias: [.collection]
+        case .item: [.item]
+        case .session: [.session]
+        case .prompt: [.prompt]
+        case .other: []
+        }
+    }
+
+    func children(of path: String) -> [String] {
+        switch path {
+        case ObjectPaths.service: return ["collection", "aliases", "session", "prompt"]
+        case ObjectPaths.collections: return registry.all().map(\.name)
+        case ObjectPaths.aliases: return ["default"]
+        case ObjectPaths.sessions, ObjectPaths.prompts: return []
+        default:
+            guard case .collection(let name) = ObjectPaths.target(of: path), let collection = registry.collection(named: name),
+                  let items = try? withVault(collection, { vault throws(CofferError) in try vault.storedItems(withAttributes: [:]) })
+            else { return [] }
+            return items.map { ObjectPaths.hex($0.rowKey) }
+        }
+    }
+
+    // MARK: Resolving paths
+
+    /// The collection at `path`: a collection's own path or an alias's.
+    func collection(at path: String) throws(DBusError) -> ServedCollection {
+        switch ObjectPaths.target(of: path) {
+        case .collection(let name):
+            guard let collection = registry.collection(named: name) else { throw .noSuchObject() }
+            return collection
+        case .alias(let alias):
+            guard let collection = registry.collection(forAlias: alias) else { throw .noSuchObject("no collection has the alias \(alias)") }
+            return collection
+        default:
+            throw .noSuchObject()
+        }
+    }
+
+    /// The item at `path`, read from its unlocked collection: `IsLocked` while the collection is
+    /// locked, `NoSuchObject` when the item is not there.
+    func item(at path: String) throws(DBusError) -> (collection: ServedCollection, rowKey: [UInt8], item: Item) {
+        guard case .item(let name, let rowKey) = ObjectPaths.target(of: path) else { throw .noSuchObject() }
+        guard let collection = registry.collection(named: name) else { throw .noSuchObject() }
+        guard let item = try withVault(collection, { vault throws(CofferError) in try vault.storedItem(atRowKey: rowKey) }) else {
+            throw .noSuchObject()
+        }
+        return (collection, rowKey, item)
+    }
+
+    /// Runs `body` on the collection's unlocked vault. A vault that finds itself locked (another
+    /// process rotated its key) is forgotten, and the caller told `IsLocked`.
+    func withVault<R>(_ collection: ServedCollection, _ body: (Vault) throws(CofferError) -> R) throws(DBusError) -> R {
+        guard let vault = registry.vault(of: collection) else { throw .isLocked() }
+        do throws(CofferError) {
+            return try body(vault)
+        } catch .locked {
+            registry.lock(collection)
+            throw .isLocked()
+        } catch {
+            throw DBusError(error)
+        }
+    }
+
+    /// The secret a client sent, as `(oayays)`, decoded in its session (which must be the
+    /// caller's): the plaintext, in secure memory, and its content type.
+    func incomingSecret(_ secret: Variant, from caller: String) throws(DBusError) -> (value: SecureBytes, contentType: String) {
+        let session = try sessions.session(at: secret.child(0).string, for: caller)
+        let value = secret.child(2)
+        let size = value.withBytes { $0.count }
+        guard size <= Limits.maxSecretBytes + AES128CBC.blockLength else {
+            throw .limitsExceeded("the secret is \(size) bytes; the limit is \(Limits.maxSecretBytes)")
+        }
+        return (try session.decode(parameters: secret.child(1).byteArray, value: value), secret.child(3).string)
+    }
+
+    // MARK: Signals
+
+    func emitItemSignal(_ signal: String, item path: String, in collection: ServedCollection) {
+        propertyItem = nil
+        bus.emit(signal, of: Interface.collection.rawValue, at: collection.path, [.objectPath(path)])
+        propertiesChanged(of: .collection, at: collection.path, invalidating: ["Items", "Modified"])
+    }
+
+    func emitCollectionSignal(_ signal: String, _ collection: ServedCollection) {
+        bus.emit(signal, of: Interface.service.rawValue, at: ObjectPaths.service, [.objectPath(collection.path)])
+        propertiesChanged(of: .service, at: ObjectPaths.service, invalidating: ["Collections"])
+    }
+
+    /// `org.freedesktop.DBus.Properties.PropertiesChanged`, naming the properties that changed
+    /// without their values: clients read them again when they need them.
+    func propertiesChanged(of interface: Interface, at path: String, invalidating names: [String]) {
+        bus.emit("PropertiesChanged", of: "org.freedesktop.DBus.Properties", at: path, [
+            .string(interface.rawValue), Variant.array(of: "{sv}", []), Variant.array(of: "s", names.map(Variant.string)),
+        ])
+    }
+}
+
+extension SecureBytes {
+    /// The bytes as `Data`, for the vault's API; the caller wipes it once done
+    /// (``Foundation/Data/wipe()``).
+    var data: Data { withUnsafeBytes { Data($0) } }
+}
+
+extension Data {
+    /// Overwrites the bytes with zeros.
+    mutating func wipe() { resetBytes(in: 0..<count) }
+}

@@ -1,0 +1,131 @@
+import Coffer
+import Foundation
+
+/// `org.freedesktop.Secret.Service` at `/org/freedesktop/secrets`.
+extension SecretServiceObjects {
+    func serviceCall(_ call: MethodCall) throws(DBusError) -> [Variant] {
+        let arguments = call.arguments
+        switch call.method {
+        case "OpenSession":
+            let (session, output) = try sessions.open(algorithm: arguments.child(0).string, input: arguments.child(1).unboxed, owner: call.sender)
+            return [output, .objectPath(session.path)]
+        case "CreateCollection":
+            return try createCollection(properties: arguments.child(0).propertyMap, alias: arguments.child(1).string)
+        case "SearchItems":
+            let (unlocked, locked) = search(arguments.child(0).stringMap)
+            return [.objectPaths(unlocked), .objectPaths(locked)]
+        case "Unlock":
+            return try unlock(arguments.child(0).objectPathList, caller: call.sender)
+        case "Lock":
+            return [.objectPaths(lock(arguments.child(0).objectPathList)), .objectPath(ObjectPaths.none)]
+        case "GetSecrets":
+            return [try secrets(of: arguments.child(0).objectPathList, session: arguments.child(1).string, caller: call.sender)]
+        case "ReadAlias":
+            return [.objectPath(registry.collection(forAlias: arguments.child(0).string)?.path ?? ObjectPaths.none)]
+        case "SetAlias":
+            let target = arguments.child(1).string
+            try registry.setAlias(arguments.child(0).string, to: target == ObjectPaths.none ? nil : try collection(at: target))
+            return []
+        default:
+            throw .notSupported("no method \(call.method)")
+        }
+    }
+
+    func serviceProperty(_ name: String) throws(DBusError) -> Variant {
+        guard name == "Collections" else { throw .invalidArguments("no property \(name)") }
+        return .objectPaths(registry.all().map(\.path))
+    }
+
+    /// A new vault-backed collection, or the one `alias` names already. Never prompts: the
+    /// new vault's key goes into the login collection, which must be unlocked.
+    private func createCollection(properties: [String: Variant], alias: String) throws(DBusError) -> [Variant] {
+        if !alias.isEmpty, let existing = registry.collection(forAlias: alias) {
+            return [.objectPath(existing.path), .objectPath(ObjectPaths.none)]
+        }
+        var label = ""
+        if let value = properties["org.freedesktop.Secret.Collection.Label"] {
+            guard value.isOfType("s") else { throw .invalidArguments("the label is a string") }
+            label = value.string
+        }
+        try Self.checkLabel(label)
+        let collection = try registry.create(label: label)
+        try export.export(collection.path)
+        if !alias.isEmpty { try registry.setAlias(alias, to: collection) }
+        emitCollectionSignal("CollectionCreated", collection)
+        return [.objectPath(collection.path), .objectPath(ObjectPaths.none)]
+    }
+
+    static func checkLabel(_ label: String) throws(DBusError) {
+        guard label.utf8.count <= Limits.maxTextBytes else { throw .limitsExceeded("a label is at most \(Limits.maxTextBytes) bytes") }
+    }
+
+    /// Items of every unlocked collection whose attributes include `attributes`, through each
+    /// vault's attribute index. A locked collection shows nothing: its items and attributes are
+    /// encrypted, so it cannot even say which it holds.
+    private func search(_ attributes: [String: String]) -> (unlocked: [String], locked: [String]) {
+        var unlocked: [String] = []
+        for collection in registry.all() {
+            guard let found = try? withVault(collection, { vault throws(CofferError) in try vault.storedItems(withAttributes: attributes) }) else {
+                continue
+            }
+            unlocked += found.map { ObjectPaths.item($0.rowKey, in: collection.name) }
+        }
+        return (unlocked, [])
+    }
+
+    /// Unlocks what needs no passphrase now; for the rest, a prompt (whose `Prompt` runs the
+    /// prompter). Unknown objects are left out, as the specification allows.
+    private func unlock(_ objects: [String], caller: String) throws(DBusError) -> [Variant] {
+        var unlocked: [String] = []
+        var needed: [ServedCollection] = []
+        for path in objects {
+            guard let collection = try? owningCollection(of: path) else { continue }
+            if registry.unlockWithoutPrompt(collection) {
+                unlocked.append(path)
+            } else if !needed.contains(collection) {
+                needed.append(collection)
+            }
+        }
+        guard !needed.isEmpty else { return [.objectPaths(unlocked), .objectPath(ObjectPaths.none)] }
+        // A created collection opens with its key from the login collection: that one is asked for.
+        let login = registry.login
+        if needed.contains(where: { $0.kind == .created }), !needed.contains(login), registry.isLocked(login) { needed.insert(login, at: 0) }
+        let prompt = try prompts.add(owner: caller, collections: needed, alreadyUnlocked: unlocked)
+        return [.objectPaths(unlocked), .objectPath(prompt.path)]
+    }
+
+    /// Locks the collections named, or those of the items named: the agent forgets their keys.
+    private func lock(_ objects: [String]) -> [String] {
+        propertyItem = nil
+        var locked: [String] = []
+        for path in objects {
+            guard let collection = try? owningCollection(of: path) else { continue }
+            registry.lock(collection)
+            locked.append(path)
+            propertiesChanged(of: .collection, at: collection.path, invalidating: ["Locked"])
+        }
+        return locked
+    }
+
+    /// The collection of a collection, alias or item path.
+    func owningCollection(of path: String) throws(DBusError) -> ServedCollection {
+        if case .item(let name, _) = ObjectPaths.target(of: path) {
+            guard let collection = registry.collection(named: name) else { throw .noSuchObject() }
+            return collection
+        }
+        return try collection(at: path)
+    }
+
+    /// `a{o(oayays)}`: the secret of every item named that exists and is unlocked.
+    private func secrets(of items: [String], session path: String, caller: String) throws(DBusError) -> Variant {
+        let session = try sessions.session(at: path, for: caller)
+        var entries: [Variant] = []
+        for itemPath in items {
+            guard var found = try? item(at: itemPath) else { continue }
+            defer { found.item.secret.wipe() }
+            let secret = session.encode(found.item.secret, contentType: ItemMapping.contentType(of: found.item.attributes))
+            entries.append(.dictionaryEntry(.objectPath(itemPath), secret))
+        }
+        return .array(of: "{o(oayays)}", entries)
+    }
+}

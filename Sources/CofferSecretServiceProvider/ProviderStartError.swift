@@ -1,0 +1,16 @@
+/// Why the provider could not start serving.
+package enum ProviderStartError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No session bus to serve on.
+    case noSessionBus(String)
+    /// The bus refused a call the provider needs (registering objects, requesting the name).
+    case busRefused(String)
+    /// Another process owns `org.freedesktop.secrets` and keeps it: the message says which, and
+    /// how to take it over.
+    case nameTaken(String)
+
+    package var description: String {
+        switch self {
+        case .noSessionBus(let reason), .busRefused(let reason), .nameTaken(let reason): reason
+        }
+    }
+}

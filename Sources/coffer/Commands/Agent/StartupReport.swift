@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+
+/// How a background agent tells `coffer agent start` why it could not start: a pipe the
+/// starting command gives it as descriptor 3, named in `$COFFER_AGENT_STARTUP_FD`. The agent
+/// writes its reason there and exits, or closes it once it serves.
+enum StartupReport {
+    static let variable = "COFFER_AGENT_STARTUP_FD"
+    static let descriptor: Int32 = 3
+
+    /// The descriptor this agent reports on, when `coffer agent start` started it.
+    private static var inherited: Int32? {
+        guard let text = ProcessInfo.processInfo.environment[variable], let value = Int32(text), value == descriptor else { return nil }
+        return fcntl(value, F_GETFD) >= 0 ? value : nil
+    }
+
+    static func write(_ reason: String) {
+        guard let descriptor = inherited else { return }
+        _ = Array(reason.utf8).withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        Glibc.close(descriptor)
+    }
+
+    static func close() {
+        if let descriptor = inherited { Glibc.close(descriptor) }
+        unsetenv(variable)
+    }
+
+    /// What the agent reported (empty when nothing), read by the starting command.
+    static func read(_ descriptor: Int32) -> String {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1024)
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while bytes.count < 4096, poll(&poller, 1, 500) > 0 {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Locks collections and unlocks them through prompts, with jeepney, and prints what happened as
+JSON: what Unlock answered, and the Completed signal's dismissed flag and result.
+
+    prompt_client.py created     lock the login collection, then unlock a created collection
+    prompt_client.py login       lock the login collection, then unlock it
+    prompt_client.py dismiss     lock the login collection, unlock it, and Dismiss the prompt
+"""
+import json
+import sys
+
+from jeepney import DBusAddress, MatchRule, new_method_call
+from jeepney.bus_messages import message_bus
+from jeepney.io.blocking import open_dbus_connection
+
+SS = "org.freedesktop.secrets"
+SERVICE = DBusAddress("/org/freedesktop/secrets", bus_name=SS, interface="org.freedesktop.Secret.Service")
+LOGIN = "/org/freedesktop/secrets/collection/login"
+connection = open_dbus_connection(bus="SESSION")
+
+
+def call(address, method, signature=None, body=()):
+    reply = connection.send_and_get_reply(new_method_call(address, method, signature, body), timeout=60)
+    if reply.header.message_type.name == "error":
+        raise SystemExit(f"{method}: {reply.header.fields[4]} {reply.body}")
+    return reply.body
+
+
+def locked(path):
+    properties = DBusAddress(path, bus_name=SS, interface="org.freedesktop.DBus.Properties")
+    return call(properties, "Get", "ss", ("org.freedesktop.Secret.Collection", "Locked"))[0][1]
+
+
+mode = sys.argv[1]
+report = {}
+target = LOGIN
+if mode == "created":
+    target = call(SERVICE, "CreateCollection", "a{sv}s", ({"org.freedesktop.Secret.Collection.Label": ("s", "Work")}, ""))[0]
+call(SERVICE, "Lock", "ao", ([LOGIN],))
+report["locked_before"] = locked(target)
+unlocked, prompt = call(SERVICE, "Unlock", "ao", ([target],))
+report["unlock_answer"] = {"unlocked": unlocked, "prompted": prompt != "/"}
+rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed", path=prompt)
+connection.send_and_get_reply(message_bus.AddMatch(rule))
+with connection.filter(rule) as queue:
+    address = DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt")
+    call(address, "Dismiss" if mode == "dismiss" else "Prompt", None if mode == "dismiss" else "s", () if mode == "dismiss" else ("",))
+    completed = connection.recv_until_filtered(queue, timeout=60)
+dismissed, (_signature, result) = completed.body
+report["completed"] = {"dismissed": dismissed, "result": result}
+report["locked_after"] = locked(target)
+report["target"] = target
+json.dump(report, sys.stdout, sort_keys=True)
