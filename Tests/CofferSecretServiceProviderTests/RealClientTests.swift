@@ -95,6 +95,23 @@ final class RealClientTests: XCTestCase {
                 ["ItemCreated", path], ["ItemChanged", path], ["ItemChanged", path], ["ItemCreated", copy], ["ItemDeleted", copy],
             ])
 
+            XCTAssertEqual(report["collection_signal"] as? [String], ["CollectionCreated", "/org/freedesktop/secrets/collection/work_keys"])
+            let properties = try XCTUnwrap(report["properties"] as? [String: Any])
+            for object in ["item", "collection"] {
+                let times = try XCTUnwrap(properties[object] as? [String: Int], object)
+                XCTAssertGreaterThan(times["Created"] ?? 0, 1_700_000_000, "\(object): Created is a Unix time")
+                XCTAssertGreaterThanOrEqual(times["Modified"] ?? 0, times["Created"] ?? .max, "\(object): Modified is not before Created")
+            }
+            XCTAssertEqual(properties["type"] as? String, "org.example.Password", "Type is the item's xdg:schema")
+            XCTAssertTrue((properties["items"] as? [String] ?? []).contains(path), "Items lists the collection's items")
+            XCTAssertEqual(report["aliases"] as? [String: String], [
+                "default": "/org/freedesktop/secrets/collection/login", "unknown": "/",
+                "work": "/org/freedesktop/secrets/collection/work_keys", "work_label": "Work Keys", "work_removed": "/",
+            ])
+            XCTAssertEqual(report["locked_errors"] as? [String: String], [
+                "items": "org.freedesktop.Secret.Error.IsLocked", "create_item": "org.freedesktop.Secret.Error.IsLocked",
+                "get_secret": "org.freedesktop.Secret.Error.IsLocked",
+            ], "a locked collection refuses with IsLocked")
             XCTAssertEqual(report["created_locked"] as? Bool, true)
             XCTAssertEqual(report["created_unlock_dismissed"] as? Bool, false, "a created collection unlocks with the login one")
             XCTAssertEqual(report["created_relocked"] as? Bool, false)

@@ -10,6 +10,23 @@ static inline const GVariantType *coffer_variant_type(const char *text) {
 }
 
 /// Sets `*error` to a D-Bus error of this name (for property getters and setters).
+/// GDBus names a property getter's error by its GError domain and code (GLib 2.74 encodes it
+/// with g_dbus_error_encode_gerror): the Secret Service's own names are registered under a
+/// domain of Coffer's so that they reach the client as themselves, not as an "UnmappedGError".
+/// The org.freedesktop.DBus.Error names are GLib's own G_DBUS_ERROR codes already.
 static inline void coffer_set_dbus_error(GError **error, const char *name, const char *message) {
-    if (error != NULL) *error = g_dbus_error_new_for_dbus_error(name, message);
+    static const char *const secret_errors[] = {
+        "org.freedesktop.Secret.Error.IsLocked", "org.freedesktop.Secret.Error.NoSession",
+        "org.freedesktop.Secret.Error.NoSuchObject", NULL,
+    };
+    if (error == NULL) return;
+    GQuark domain = g_quark_from_static_string("coffer-secret-service-error");
+    for (gint code = 0; secret_errors[code] != NULL; code++) {
+        if (g_strcmp0(name, secret_errors[code]) == 0) {
+            g_dbus_error_register_error(domain, code, name);  // FALSE once registered: no harm
+            *error = g_error_new_literal(domain, code, message);
+            return;
+        }
+    }
+    *error = g_dbus_error_new_for_dbus_error(name, message);
 }

@@ -42,6 +42,36 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertFalse(try bus.hasOwner("org.freedesktop.secrets"))
     }
 
+    /// `--hold` beside `--secret-service`: a vault opened at start with no person (here through
+    /// its key file, named with `--unlock`) is an unlocked collection at once. After `coffer
+    /// lock` forgets it, a client's `Unlock` (python-secretstorage) runs the `--prompter` command,
+    /// and the passphrase it prints unlocks the collection again.
+    func testAVaultHeldFromTheStartIsServedAndThePrompterUnlocksItAfterALock() throws {
+        let bus = try PrivateBus()
+        try initVault()
+        XCTAssertEqual(try coffer(["set", "held.example", "ada"], stdin: Data("held".utf8)).status, 0)
+        let key = folder.file("vault.key")
+        XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", key.path]).status, 0)
+        let start = try coffer(
+            ["--unlock", "keyfile", "agent", "start", "--secret-service", "--prompter", "printf '%s\\n' '\(passphrase)'", "--hold", vault.path],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_KEYFILE": key.path, "COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(start.status, 0, start.stderrText)
+        defer { stopAgent() }
+        XCTAssertEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).stdoutText, "held", "held from the start: no unlock needed")
+
+        XCTAssertEqual(try coffer(["lock"]).status, 0)
+        XCTAssertNotEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).status, 0, "locked: nothing found")
+        let script = """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            login = secretstorage.get_default_collection(connection)
+            print(login.is_locked(), login.unlock(), login.is_locked())
+            """
+        let unlocked = try ChildProcess.run("/usr/bin/python3", ["-c", script], environment: bus.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(unlocked.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "True False False", "locked, not dismissed, then unlocked: \(unlocked.stderrText)")
+        XCTAssertEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).stdoutText, "held")
+    }
+
     /// Another owner of the name, here gnome-keyring as a desktop runs it: the agent refuses to
     /// start, saying who owns the name and how to take it over, and leaves no agent behind; with
     /// `--replace` too, since gnome-keyring does not let its name be replaced.
