@@ -186,6 +186,35 @@ final class DevBackendOpenIDTests: XCTestCase {
         _ = try await client.accessToken()
     }
 
+    /// A refresh that fails in transport keeps the session: a connection cut before any reply,
+    /// a reply that never comes (the request's deadline), and the server gone (connection
+    /// refused). Each is transient; the next refresh succeeds with the same stored session.
+    func testARefreshFailingInTransportKeepsTheSession() async throws {
+        let configuration = configuration()
+        var short = configuration
+        short.requestTimeout = .milliseconds(500)
+        let client = OpenIDClient(provider: try await provider(), clientID: "coffer-native", store: fixture.vault, configuration: short)
+        _ = try await browserLogin(client).1.get()
+        for fault in [Fault.cutConnection(prefix: ""), .hang] {
+            fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+            fixture.backend.faults.inject(fault, on: .token)
+            await XCTAssertThrowsAuthError(matching: Self.isTransient) { try await client.accessToken() }
+            XCTAssertEqual(try sessionCount(), 1, "\(fault) ended the session")
+            _ = try await client.accessToken()
+        }
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        await fixture.backend.stop()
+        await XCTAssertThrowsAuthError(matching: Self.isTransient) { try await client.accessToken() }
+        XCTAssertEqual(try sessionCount(), 1, "the server gone ended the session")
+    }
+
+    /// A transport failure or a deadline passed (AsyncHTTPClient retries a refused connection
+    /// until the deadline).
+    private static func isTransient(_ error: AuthError) -> Bool {
+        if case .transport = error { return true }
+        return error == .timeout
+    }
+
     /// A refresh refused with a 400 or 401 ends the session whatever the body: empty (as an
     /// OpenID-certified provider answers a session ended at the provider), an HTML page, or an
     /// error code of the provider's own. The app hears `reauthenticationRequired`, the stored
