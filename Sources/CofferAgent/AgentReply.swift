@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 
 /// What the agent answers (docs/agent.md, section 4).
@@ -139,7 +140,7 @@ package struct HeldVaultStatus: Sendable, Hashable {
         func millis(_ offset: Int) -> Int64 { readInteger(Array(rest[offset..<(offset + 8)]), as: Int64.self) ?? 0 }
         func date(_ offset: Int) -> Date { Date(timeIntervalSince1970: Double(millis(offset)) / 1000) }
         self.init(
-            path: path, vaultID: rest.prefix(16).map { String(format: "%02x", $0) }.joined(),
+            path: path, vaultID: Hex.encode(rest.prefix(16)),
             unlockedAt: date(16), expiresAt: millis(24) == Self.untilStopped ? nil : date(24), lastUse: date(32))
     }
 }

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import CofferSecretServiceProvider
 
 extension FuzzTarget {
@@ -12,7 +13,7 @@ extension FuzzTarget {
         if case .item(let collection, let rowKey) = ObjectPaths.target(of: text), ObjectPaths.item(rowKey, in: collection) != text {
             fatalError("secret-service-input: an item path does not round-trip")
         }
-        if let decoded = ObjectPaths.bytes(fromHex: text), ObjectPaths.hex(decoded) != text {
+        if let decoded = Hex.decode(text), Hex.encode(decoded) != text {
             fatalError("secret-service-input: hex does not round-trip")
         }
         if !ObjectPaths.isElement(ObjectPaths.element(fromLabel: text)) {

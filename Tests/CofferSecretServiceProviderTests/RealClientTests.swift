@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import CofferTestSupport
 import Foundation
@@ -32,7 +33,7 @@ final class RealClientTests: XCTestCase {
         XCTAssertTrue(search.stdoutText.contains("secret = s3cret\n"), search.stdoutText)
         XCTAssertTrue(search.stderrText.contains("attribute.service = mail.example\n"), search.stderrText)
         let rowKey = try fixture.login.rowKey(for: .genericPassword(service: "mail.example", account: "ada"))
-        XCTAssertTrue(search.stdoutText.hasPrefix("[/\(ObjectPaths.hex(rowKey))]\n"), "secret-tool names the item by the last part of its path")
+        XCTAssertTrue(search.stdoutText.hasPrefix("[/\(Hex.encode(rowKey))]\n"), "secret-tool names the item by the last part of its path")
 
         let clear = try fixture.run("secret-tool", ["clear", "service", "mail.example", "username", "ada"])
         XCTAssertEqual(clear.status, 0, clear.stderrText)

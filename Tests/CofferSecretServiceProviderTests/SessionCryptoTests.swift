@@ -1,3 +1,4 @@
+import CofferBase
 import Coffer
 import CofferTestSupport
 import Foundation
@@ -104,6 +105,6 @@ final class SessionCryptoTests: XCTestCase {
     }
 
     private func bytes(_ hex: String) -> [UInt8]? {
-        ObjectPaths.bytes(fromHex: hex)
+        Hex.decode(hex)
     }
 }

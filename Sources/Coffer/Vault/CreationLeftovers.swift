@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 import Glibc
 
@@ -14,7 +15,7 @@ enum CreationLeftovers {
     static let staleAfter: TimeInterval = 60
 
     static func temporaryPath(for path: String) -> String {
-        path + "." + RandomBytes.make(6).map { String(format: "%02x", $0) }.joined() + suffix
+        path + "." + Hex.encode(RandomBytes.make(6)) + suffix
     }
 
     /// Removes stale temporary files of the vault at `path`. Best effort: nothing here can fail a creation.

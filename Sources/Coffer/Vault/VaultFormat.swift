@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 /// The constants and byte constructions of the vault format, version 2 (and version 1, which
@@ -18,7 +19,7 @@ enum VaultFormat {
 
     /// The vault id as lowercase hex, as ``Vault/id`` shows it and Secret Service slots name it.
     static func hexIdentifier(_ vaultID: [UInt8]) -> String {
-        vaultID.map { String(format: "%02x", $0) }.joined()
+        Hex.encode(vaultID)
     }
 
     /// `crypto_kdf` context for subkeys of the vault key.

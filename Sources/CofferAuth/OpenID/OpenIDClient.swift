@@ -47,6 +47,9 @@ public actor OpenIDClient: AuthorizationClient {
 
     /// The session as last read or written; `nil` before the store is first read.
     var cached: OpenIDSession??
+    /// The stored bytes last read or written, with their session: reading the same bytes
+    /// again needs no decoding.
+    var storedCopy: OpenIDSessionLocation.StoredCopy?
     /// Bumped by every login and logout: a refresh that started before one is not kept.
     var epoch: UInt64 = 0
     /// The access token a resource refused (``send(_:)``): not used again, even though the
@@ -118,20 +121,19 @@ public actor OpenIDClient: AuthorizationClient {
     /// The stored session, read once.
     func session() throws(AuthError) -> OpenIDSession? {
         if let cached { return cached }
-        let loaded = try location.load(from: store)
-        cached = .some(loaded)
-        return loaded
+        return try reloadSession()
     }
 
     /// Reads the stored session again: another process may have refreshed or ended it.
     func reloadSession() throws(AuthError) -> OpenIDSession? {
-        cached = nil
-        return try session()
+        storedCopy = try location.load(from: store, known: storedCopy)
+        cached = .some(storedCopy?.session)
+        return storedCopy?.session
     }
 
     /// Stores `session` durably, then makes it current.
     func keep(_ session: OpenIDSession) throws(AuthError) {
-        try location.save(session, to: store)
+        storedCopy = try location.save(session, to: store)
         cached = .some(session)
     }
 

@@ -50,21 +50,32 @@ struct OpenIDSessionLocation: Sendable, Hashable {
             custom: ["coffer.openid.issuer": issuer, "coffer.openid.client": clientID, "coffer.openid.profile": profile])
     }
 
-    /// The stored session, or `nil` when there is none or it belongs to another issuer or client.
-    func load(from store: any CredentialStore) throws(AuthError) -> OpenIDSession? {
-        let data: Data?
-        do { data = try store.secret(for: itemID) } catch { throw .storage(error) }
-        guard let data, let session = try? JSONDecoder.sessions.decode(OpenIDSession.self, from: data),
-              session.format == 1, session.issuer == issuer, session.clientID == clientID, session.profile == profile
-        else { return nil }
-        return session
+    /// A stored session and the bytes it was read from or written as.
+    struct StoredCopy {
+        let data: Data
+        let session: OpenIDSession
     }
 
-    /// Replaces the stored session atomically and durably, before returning.
-    func save(_ session: OpenIDSession, to store: any CredentialStore) throws(AuthError) {
+    /// The stored session, or `nil` when there is none or it belongs to another issuer or
+    /// client; `known` as it is when the stored bytes are still its own.
+    func load(from store: any CredentialStore, known: StoredCopy? = nil) throws(AuthError) -> StoredCopy? {
+        let data: Data?
+        do { data = try store.secret(for: itemID) } catch { throw .storage(error) }
+        guard let data else { return nil }
+        if let known, known.data == data { return known }
+        guard let session = try? JSONDecoder.sessions.decode(OpenIDSession.self, from: data),
+              session.format == 1, session.issuer == issuer, session.clientID == clientID, session.profile == profile
+        else { return nil }
+        return StoredCopy(data: data, session: session)
+    }
+
+    /// Replaces the stored session atomically and durably, before returning what it stored.
+    @discardableResult
+    func save(_ session: OpenIDSession, to store: any CredentialStore) throws(AuthError) -> StoredCopy {
         let data: Data
         do { data = try JSONEncoder.sessions.encode(session) } catch { throw .invalidRequest(reason: "the session cannot be encoded") }
         do { try store.set(data, for: itemID, options: options) } catch { throw .storage(error) }
+        return StoredCopy(data: data, session: session)
     }
 
     @discardableResult

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Crypto
 import Foundation
 import Glibc
@@ -67,7 +68,7 @@ struct RefreshLock: ~Copyable {
                 throw .storage(error)
             }
         }
-        let digest = SHA256.hash(data: Data(name.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(SHA256.hash(data: Data(name.utf8)).prefix(16))
         return base.path + "/refresh-\(digest).lock"
     }
 }

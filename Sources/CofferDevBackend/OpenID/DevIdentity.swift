@@ -1,3 +1,4 @@
+import CofferBase
 import Crypto
 import Foundation
 
@@ -6,7 +7,7 @@ public enum DevIdentity {
     /// The user's `sub`: stable for a user name across restarts, opaque
     /// (`dev-` and 16 hex digits of a SHA-256 of the name).
     public static func subject(of user: String) -> String {
-        "dev-" + SHA256.hash(data: Data("coffer-dev-subject:\(user)".utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        "dev-" + Hex.encode(SHA256.hash(data: Data("coffer-dev-subject:\(user)".utf8)).prefix(8))
     }
 
     /// The user's `name`: the user name with its first letter in upper case, then ` Tester`.

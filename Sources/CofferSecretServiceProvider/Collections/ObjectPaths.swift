@@ -1,3 +1,5 @@
+import CofferBase
+
 /// The provider's object paths (specification, "Object Paths"), and what a path names.
 package enum ObjectPaths {
     static let service = "/org/freedesktop/secrets"
@@ -14,7 +16,7 @@ package enum ObjectPaths {
     /// as long as the vault key stays the same, so the path `CreateItem` returns is the one
     /// `SearchItems` lists, across agent restarts too.
     package static func item(_ rowKey: [UInt8], in collection: String) -> String {
-        Self.collection(collection) + "/" + hex(rowKey)
+        Self.collection(collection) + "/" + Hex.encode(rowKey)
     }
 
     /// What a path names, by its shape alone.
@@ -38,7 +40,7 @@ package enum ObjectPaths {
         switch (parts[4], parts.count) {
         case ("collection", 6): return .collection(parts[5])
         case ("collection", 7):
-            guard let rowKey = bytes(fromHex: parts[6]), rowKey.count == 32 else { return .other }
+            guard let rowKey = Hex.decode(parts[6]), rowKey.count == 32 else { return .other }
             return .item(collection: parts[5], rowKey: rowKey)
         case ("aliases", 6): return .alias(parts[5])
         case ("session", 6): return .session(path)
@@ -70,31 +72,5 @@ package enum ObjectPaths {
         if element.allSatisfy({ $0 == "_" }) { return "unnamed" }
         return reservedElements.contains(element) ? element + "_1" : element
     }
-
-    package static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    package static func bytes(fromHex text: String) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case 0x30...0x39: digit - 0x30
-            case 0x61...0x66: digit - 0x61 + 10
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count / 2)
-        for index in stride(from: 0, to: utf8.count, by: 2) {
-            guard let high = value(utf8[index]), let low = value(utf8[index + 1]) else { return nil }
-            out.append(high << 4 | low)
-        }
-        return out
-    }
 }
+

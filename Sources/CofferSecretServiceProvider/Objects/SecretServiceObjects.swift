@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 
 /// The object tree of the Secret Service API 0.2 on the vaults: the service, its collections,
@@ -108,7 +109,7 @@ final class SecretServiceObjects: ObjectTree {
             guard case .collection(let name) = ObjectPaths.target(of: path), let collection = registry.collection(named: name),
                   let items = try? withVault(collection, { vault throws(CofferError) in try vault.storedItems(withAttributes: [:]) })
             else { return [] }
-            return items.map { ObjectPaths.hex($0.rowKey) }
+            return items.map { Hex.encode($0.rowKey) }
         }
     }
 

@@ -85,7 +85,7 @@ final class DOTFixture: Sendable {
     /// The session as the store holds it.
     func storedSession(_ client: OpenIDClient) throws -> OpenIDSession? {
         try OpenIDSessionLocation(issuer: client.provider.issuer.absoluteString, clientID: client.clientID, profile: client.profile)
-            .load(from: vault)
+            .load(from: vault)?.session
     }
 
     /// The OpenID sessions in the store.
