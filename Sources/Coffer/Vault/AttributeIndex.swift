@@ -26,11 +26,13 @@ enum AttributeIndex {
 
     /// Writes the rows of one item, whose row key has no rows yet.
     static func insert(_ attributes: ItemAttributes, rowKey: [UInt8], _ keys: VaultKeys, _ connection: SQLiteConnection) throws(CofferError) {
-        for token in tokens(of: attributes, keys) {
-            try connection.with("INSERT OR IGNORE INTO attribute_index (token, row_key) VALUES (?1, ?2)") { statement throws(CofferError) in
-                try statement.bind(.blob(token), .blob(rowKey))
-                try statement.run()
-            }
+        for token in tokens(of: attributes, keys) { try insert(token, rowKey: rowKey, connection) }
+    }
+
+    private static func insert(_ token: [UInt8], rowKey: [UInt8], _ connection: SQLiteConnection) throws(CofferError) {
+        try connection.with("INSERT OR IGNORE INTO attribute_index (token, row_key) VALUES (?1, ?2)") { statement throws(CofferError) in
+            try statement.bind(.blob(token), .blob(rowKey))
+            try statement.run()
         }
     }
 
@@ -42,10 +44,24 @@ enum AttributeIndex {
         }
     }
 
-    /// Replaces one item's rows.
+    /// Makes one item's rows those of `attributes`, writing only the rows that change: an item
+    /// rewritten with the same attributes (a new secret) touches no index page, so its commit
+    /// costs what a vault without the index would.
     static func replace(_ attributes: ItemAttributes, rowKey: [UInt8], _ keys: VaultKeys, _ connection: SQLiteConnection) throws(CofferError) {
-        try remove(rowKey: rowKey, connection)
-        try insert(attributes, rowKey: rowKey, keys, connection)
+        let wanted = Set(tokens(of: attributes, keys))
+        let present = try connection.with("SELECT token FROM attribute_index WHERE row_key = ?1") { statement throws(CofferError) in
+            try statement.bind(.blob(rowKey))
+            var tokens: Set<[UInt8]> = []
+            while try statement.step() { tokens.insert(statement.blob(at: 0)) }
+            return tokens
+        }
+        for token in present.subtracting(wanted) {
+            try connection.with("DELETE FROM attribute_index WHERE token = ?1 AND row_key = ?2") { statement throws(CofferError) in
+                try statement.bind(.blob(token), .blob(rowKey))
+                try statement.run()
+            }
+        }
+        for token in wanted.subtracting(present) { try insert(token, rowKey: rowKey, connection) }
     }
 
     /// The row keys of the items whose index rows hold every token of `attributes` (not empty).
