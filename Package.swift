@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
-            dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"], exclude: ["Fixtures"]),
+            dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [

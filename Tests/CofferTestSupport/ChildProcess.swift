@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 import Glibc
 import Synchronization
@@ -23,8 +24,8 @@ public final class ChildProcess: Sendable {
     private let stdout: Collector
     private let stderr: Collector
     private let started = ContinuousClock.now
-    private let heldOpen = Mutex<[Int32]>([])
-    private let finished = Mutex<Output?>(nil)
+    private let heldOpen = Guarded<[Int32]>([])
+    private let finished = Guarded<Output?>(nil)
 
     private init(pid: pid_t, stdout: Collector, stderr: Collector) {
         self.pid = pid
@@ -249,9 +250,10 @@ public enum ChildProcessError: Error, CustomStringConvertible {
     }
 }
 
-/// Reads a file descriptor on a thread of its own until end of file.
+/// Reads a file descriptor on a thread of its own until end of file. The buffer is `Guarded`
+/// (a pthread mutex), which ThreadSanitizer sees; it does not see `Mutex`'s futex.
 private final class Collector: Sendable {
-    private let buffer = Mutex(Data())
+    private let buffer = Guarded(Data())
     private let done = DispatchSemaphore(value: 0)
     private let closed = Atomic<Bool>(false)
 

@@ -22,11 +22,12 @@ static inline void coffer_set_dbus_error(GError **error, const char *name, const
     if (error == NULL) return;
     GQuark domain = g_quark_from_static_string("coffer-secret-service-error");
     for (gint code = 0; secret_errors[code] != NULL; code++) {
-        if (g_strcmp0(name, secret_errors[code]) == 0) {
-            g_dbus_error_register_error(domain, code, name);  // FALSE once registered: no harm
-            *error = g_error_new_literal(domain, code, message);
-            return;
-        }
+        // FALSE when the name is mapped already: by this code, or by libsecret's own error
+        // domain once libsecret is used in this process. Either mapping names it right.
+        if (g_strcmp0(name, secret_errors[code]) == 0) g_dbus_error_register_error(domain, code, name);
     }
+    // The error of the domain and code the name is mapped to (G_DBUS_ERROR's for
+    // org.freedesktop.DBus.Error names), with the message as given.
     *error = g_dbus_error_new_for_dbus_error(name, message);
+    g_dbus_error_strip_remote_error(*error);
 }

@@ -35,7 +35,7 @@ final class AuthFixture: Sendable {
     }
 
     /// Short deadlines, so a hung reply fails a test in well under a second.
-    static let requestTimeout = Duration.milliseconds(700)
+    static let requestTimeout = Duration.milliseconds(TestTiming.limit(milliseconds: 700))
 
     /// A facade on the dev backend, with the fixture's clock and short deadlines.
     func authorization(
