@@ -23,7 +23,15 @@ final class RuntimeFolderSquatTests: XCTestCase {
         rmdir(squatted)
         XCTAssertEqual(mkdir(squatted, 0o755), 0, "the squat: one mkdir, by another user")
         XCTAssertEqual(chown(squatted, 65534, 65534), 0)
+        // The user runs copies in a folder it can enter: the build folder may sit in one that only
+        // root can (a clone made in `mktemp -d`). coffer finds coffer-auth beside itself.
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        for name in ["coffer", "coffer-auth"] {
+            try FileManager.default.copyItem(atPath: BuiltProducts.executable(name).path, toPath: bin + "/" + name)
+        }
     }
+
+    private var bin: String { folder.file("bin").path }
 
     override func tearDown() {
         rmdir(squatted)
@@ -37,7 +45,7 @@ final class RuntimeFolderSquatTests: XCTestCase {
             environment.updateValue(nil, forKey: name)
         }
         return try ChildProcess.start(
-            "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", CofferCLI.executable] + arguments, environment: environment)
+            "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", bin + "/coffer"] + arguments, environment: environment)
     }
 
     private func run(_ arguments: [String]) throws -> ChildProcess.Output {
