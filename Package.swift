@@ -23,7 +23,7 @@ let package = Package(
         .library(name: "CofferConformance", targets: ["CofferConformance"]),
         .library(name: "CofferAuth", targets: ["CofferAuth"]),
         .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
-        .executable(name: "coffer", targets: ["coffer"]),
+        .executable(name: "coffer", targets: ["CofferCLI"]),
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
         .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
@@ -122,8 +122,10 @@ let package = Package(
             name: "CofferCommandLine",
             dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         // `coffer` links no networking: its login and dev-backend commands run the two executables below.
+        // The `coffer` command (product `coffer`); its folder is CofferCLI, since a folder or module
+        // named `coffer` beside `Coffer` is one folder on macOS's and Windows's file systems.
         .executableTarget(
-            name: "coffer",
+            name: "CofferCLI",
             dependencies: [
                 "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
@@ -213,9 +215,9 @@ let package = Package(
         // The package itself: its target graph (`swift package dump-package`).
         .testTarget(name: "PackageTests", dependencies: ["CofferTestSupport"]),
         .testTarget(
-            name: "cofferTests",
+            name: "CofferCLITests",
             dependencies: [
-                "coffer", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
+                "CofferCLI", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
                 "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
             ],
             exclude: ["Fixtures"]),

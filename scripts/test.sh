@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/leftovers.sh
 
+# No two tracked paths that one case-insensitive file system would take for one (macOS, Windows).
+scripts/case-check.sh
 scripts/bootstrap.sh test
 # The OpenID tests' independent server (django-oauth-toolkit from PyPI, pinned), installed once
 # into .build-oidc/pydeps; the tests start it with this folder on PYTHONPATH.

@@ -265,7 +265,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
             throw MissingPrerequisite.error("python3 is missing: run scripts/bootstrap.sh test")
         }
         let onTerminal = try ChildProcess.run(
-            "python3", [CofferCLI.repository.appendingPathComponent("Tests/cofferTests/Fixtures/answer_on_terminal.py").path, "[]", "/bin/sh", "-c", script], environment: baseEnvironment.merging(["COFFER_PASSPHRASE": nil]) { $1 }, timeout: .seconds(40))
+            "python3", [CofferCLI.repository.appendingPathComponent("Tests/CofferCLITests/Fixtures/answer_on_terminal.py").path, "[]", "/bin/sh", "-c", script], environment: baseEnvironment.merging(["COFFER_PASSPHRASE": nil]) { $1 }, timeout: .seconds(40))
         XCTAssertEqual(onTerminal.status, 2, onTerminal.stdoutText)
         XCTAssertFalse(onTerminal.stdoutText.contains("Passphrase:"), "a prompt on the terminal: \(onTerminal.stdoutText)")
         XCTAssertTrue(onTerminal.stdoutText.contains("git-credential-coffer: cannot use the vault"), onTerminal.stdoutText)
