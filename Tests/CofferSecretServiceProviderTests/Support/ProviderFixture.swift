@@ -21,8 +21,11 @@ final class ProviderFixture {
     let provider: SecretServiceProvider
 
     /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start.
-    init(prompter: String? = nil, unlocked: Bool = true) throws {
+    /// the login vault at start. `onInterruption`: told when the provider stops serving.
+    init(
+        prompter: String? = nil, unlocked: Bool = true,
+        onInterruption: @escaping @Sendable (SecretServiceProvider.Interruption) -> Void = { _ in }
+    ) throws {
         bus = try PrivateBus()
         loginURL = folder.file("data/coffer/default.vault")
         login = try Vault.create(
@@ -31,7 +34,7 @@ final class ProviderFixture {
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
         var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: .seconds(20)) })
         configuration.busAddress = bus.address
-        provider = SecretServiceProvider(configuration: configuration, keeper: vaults)
+        provider = SecretServiceProvider(configuration: configuration, keeper: vaults, onInterruption: onInterruption)
         try provider.start()
     }
 
