@@ -5,7 +5,7 @@
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
-#                                the provider's tests drive
+#                                the provider's tests drive (Seahorse under Xvfb among them)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -28,6 +28,9 @@ if [ "${1:-build}" = test ]; then
     # which the torture campaign's client uses too); Debian's docker helper and git's libsecret helper
     # (built with gcc from the source the git package ships) are above.
     packages+=(python3-secretstorage python3-jeepney)
+    # Seahorse, the desktop's view of the Secret Service, under Xvfb, read through AT-SPI: the
+    # locked-collection test checks that it lists the locked login collection and unlocks it.
+    packages+=(seahorse xvfb xauth at-spi2-core python3-pyatspi)
 fi
 
 missing=()

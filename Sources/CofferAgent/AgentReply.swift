@@ -6,9 +6,9 @@ import Foundation
 package enum AgentReply: Sendable {
     /// The request is done and has nothing to report (set, unlock, lock, stop).
     case done
-    /// Ping and status: the agent's pid, the vaults it holds unlocked, and those that
-    /// `agent start --hold` could not open.
-    case agent(pid: Int32, vaults: [HeldVaultStatus], failures: [HoldFailure] = [])
+    /// Ping and status: the agent's pid, the vaults it holds unlocked, those that
+    /// `agent start --hold` could not open, and how its Secret Service stands (`nil`: it has none).
+    case agent(pid: Int32, vaults: [HeldVaultStatus], failures: [HoldFailure] = [], secretService: SecretServiceStatus? = nil)
     case item(Item?)
     case secret(Data?)
     case count(Int)
@@ -23,6 +23,7 @@ package enum AgentReply: Sendable {
 
     enum Tag: UInt8 {
         case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26, holdFailure = 0x27
+        case secretService = 0x28
     }
 
     package var message: AgentMessage {
@@ -31,10 +32,11 @@ package enum AgentReply: Sendable {
         }
         switch self {
         case .done: return ok([])
-        case .agent(let pid, let vaults, let failures):
+        case .agent(let pid, let vaults, let failures, let secretService):
             return ok(
                 [(.agent, bigEndian(UInt32(bitPattern: pid)) + bigEndian(UInt32(AgentMessage.version)))]
-                    + vaults.map { (.heldVault, $0.encoded) } + failures.map { (.holdFailure, $0.encoded) })
+                    + vaults.map { (.heldVault, $0.encoded) } + failures.map { (.holdFailure, $0.encoded) }
+                    + (secretService.map { [(.secretService, [$0.rawValue])] } ?? []))
         case .item(let item):
             return ok(item.map { [(.record, ItemRecord.encode($0.attributes, secret: $0.secret))] } ?? [])
         case .secret(let secret): return ok(secret.map { [(.secret, Array($0))] } ?? [])
@@ -82,7 +84,13 @@ package enum AgentReply: Sendable {
                 guard let failure = HoldFailure(encoded: bytes) else { throw AgentProtocolError("a malformed hold failure") }
                 return failure
             }
-            return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults, failures: failures)
+            let secretService = try message.single(Tag.secretService.rawValue).map { bytes throws(AgentProtocolError) in
+                guard bytes.count == 1, let status = SecretServiceStatus(rawValue: bytes[0]) else {
+                    throw AgentProtocolError("a malformed Secret Service status")
+                }
+                return status
+            }
+            return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults, failures: failures, secretService: secretService)
         case .stop, .unlock, .lock, .set, .holds:
             return .done
         case .item:

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 
@@ -7,9 +8,16 @@ import Glibc
 /// agent process can serve the same vaults.
 package final class AgentRequestHandler: Sendable {
     package let vaults: HeldVaults
+    /// How the agent's Secret Service stands; `nil` for an agent without one.
+    private let secretService = Guarded<SecretServiceStatus?>(nil)
 
     package init(vaults: HeldVaults) {
         self.vaults = vaults
+    }
+
+    /// Notes, for status, how the agent's Secret Service stands.
+    package func report(_ status: SecretServiceStatus) {
+        secretService.withLock { $0 = status }
     }
 
     /// Answers one request. Safe to call from several threads at once.
@@ -17,7 +25,7 @@ package final class AgentRequestHandler: Sendable {
     package func handle(_ request: AgentRequest) -> AgentReply {
         switch request {
         case .ping, .status:
-            return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures)
+            return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures, secretService: secretService.withLock { $0 })
         case .stop:
             vaults.forgetAll()
             return .done

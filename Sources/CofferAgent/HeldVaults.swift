@@ -7,12 +7,22 @@ import Foundation
 /// Forgetting a vault drops it, and with it the only reference to its keys, which
 /// `sodium_free` zeroes. Also the vaults `--hold` named but could not open, with the reason.
 package final class HeldVaults: Sendable {
+    /// Whom a vault is held for.
+    package enum Holder: Sendable {
+        /// The socket's clients: `coffer unlock`, `agent start --hold`.
+        case socketClients
+        /// Another front end of the agent process, which unlocked it for its own clients (the
+        /// Secret Service, after a prompt).
+        case frontEnd
+    }
+
     private struct Entry {
         let vault: Vault
         let unlockedAt: Date
         /// `nil`: held until forgotten, whatever the idle timeout.
         let expiresAt: Date?
         var lastUse: Date
+        let holder: Holder
 
         func isLive(at now: Date, idleTimeout: TimeInterval) -> Bool {
             guard let expiresAt else { return true }
@@ -30,10 +40,12 @@ package final class HeldVaults: Sendable {
         self.now = now
     }
 
-    /// Holds `vault` for `lifetime`, or until forgotten when `lifetime` is `nil`.
-    package func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval?) {
+    /// Holds `vault` for `lifetime`, or until forgotten when `lifetime` is `nil`, for `holder`.
+    package func hold(_ vault: Vault, at path: String, for lifetime: TimeInterval?, holder: Holder = .socketClients) {
         let now = now()
-        entries.withLock { $0[path] = Entry(vault: vault, unlockedAt: now, expiresAt: lifetime.map(now.addingTimeInterval), lastUse: now) }
+        entries.withLock {
+            $0[path] = Entry(vault: vault, unlockedAt: now, expiresAt: lifetime.map(now.addingTimeInterval), lastUse: now, holder: holder)
+        }
         failures.withLock { _ = $0.removeValue(forKey: path) }
     }
 
@@ -68,6 +80,19 @@ package final class HeldVaults: Sendable {
 
     package func forgetAll() {
         entries.withLock { $0.removeAll() }
+    }
+
+    /// Forgets the vaults a front end unlocked for its own clients (its clients are gone).
+    package func forgetFrontEndVaults() {
+        entries.withLock { entries in entries = entries.filter { $0.value.holder == .socketClients } }
+    }
+
+    /// Whether a vault is held for the socket's clients, within its lifetime and idle timeout.
+    package var holdsVaultsForSocketClients: Bool {
+        let now = now()
+        return entries.withLock { entries in
+            entries.values.contains { $0.holder == .socketClients && $0.isLive(at: now, idleTimeout: idleTimeout) }
+        }
     }
 
     /// Forgets every vault past its lifetime or idle timeout.

@@ -6,7 +6,8 @@ import CofferAgent
 extension HeldVaults: VaultKeeper {
     package func vault(at path: String) -> Vault? { use(path) }
 
-    package func keep(_ vault: Vault, at path: String, for lifetime: Double) { hold(vault, at: path, for: lifetime) }
+    /// Held for the Secret Service's clients: forgotten when its bus goes.
+    package func keep(_ vault: Vault, at path: String, for lifetime: Double) { hold(vault, at: path, for: lifetime, holder: .frontEnd) }
 
     package var heldPaths: [String] { status.map(\.path) }
 }

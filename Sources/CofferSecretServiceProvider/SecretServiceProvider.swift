@@ -33,23 +33,36 @@ package final class SecretServiceProvider: Sendable {
         }
     }
 
+    /// Why the provider stopped serving while its process runs on. Either way it serves no
+    /// object any more; the agent decides whether to go on without it.
+    package enum Interruption: Sendable, Equatable {
+        /// The session bus closed the connection: the bus ended (its `dbus-run-session` or login
+        /// session did), or it dropped the provider.
+        case busClosed
+        /// The bus took `org.freedesktop.secrets` away. The provider asks for it without
+        /// `ALLOW_REPLACEMENT`, so no other process can take it; the bus still tells this when
+        /// the name is released.
+        case nameLost
+    }
+
     private let configuration: Configuration
     private let keeper: any VaultKeeper
-    private let loop = MainLoopThread<SecretServiceObjects>()
-    /// Called (on the loop thread) when another process takes the name over.
-    private let onNameLost: @Sendable () -> Void
+    /// The thread the provider's objects live on (tests reach them through ``MainLoopThread/perform(_:)``).
+    let loop = MainLoopThread<SecretServiceObjects>()
+    /// Called (on the loop thread) when the provider stops serving while it runs.
+    private let onInterruption: @Sendable (Interruption) -> Void
 
-    package init(configuration: Configuration, keeper: any VaultKeeper, onNameLost: @escaping @Sendable () -> Void = {}) {
+    package init(configuration: Configuration, keeper: any VaultKeeper, onInterruption: @escaping @Sendable (Interruption) -> Void = { _ in }) {
         self.configuration = configuration
         self.keeper = keeper
-        self.onNameLost = onNameLost
+        self.onInterruption = onInterruption
     }
 
     /// Connects, exports the objects and takes the name. Throws ``ProviderStartError/nameTaken(_:)``
     /// when another process owns the name and keeps it (without ``Configuration/replace``, or
     /// when it does not allow replacement).
     package func start() throws(ProviderStartError) {
-        let configuration = configuration, keeper = keeper, loop = loop, onNameLost = onNameLost
+        let configuration = configuration, keeper = keeper, loop = loop, onInterruption = onInterruption
         try loop.start(name: "coffer-secret-service", setUp: { () throws(ProviderStartError) -> SecretServiceObjects in
             guard let address = configuration.busAddress ?? SessionBusAddress.find() else {
                 throw .noSessionBus(SessionBusAddress.missing)
@@ -70,7 +83,11 @@ package final class SecretServiceProvider: Sendable {
             bus.subscribeToBus("NameLost") { arguments in
                 guard arguments.isOfType("(s)"), arguments.child(0).string == Self.busName else { return }
                 objects.unexportAll()
-                onNameLost()
+                onInterruption(.nameLost)
+            }
+            bus.whenClosedByBus {
+                objects.unexportAll()
+                onInterruption(.busClosed)
             }
             return objects
         }, tearDown: { objects in

@@ -8,10 +8,13 @@ extension FuzzTarget {
     /// encrypted secret (IV and ciphertext) and attribute maps. Any bytes must give a value or a
     /// refusal, and what is read must round-trip.
     static let secretServiceInput = FuzzTarget(name: "secret-service-input") { bytes in
-        // An object path: an item path read must be the path its parts make.
+        // An object path: an item's or a locked match's path read must be the path its parts make.
         let text = String(decoding: bytes, as: UTF8.self)
         if case .item(let collection, let rowKey) = ObjectPaths.target(of: text), ObjectPaths.item(rowKey, in: collection) != text {
             fatalError("secret-service-input: an item path does not round-trip")
+        }
+        if case .lockedMatch(let collection, let number) = ObjectPaths.target(of: text), ObjectPaths.lockedMatch(number, in: collection) != text {
+            fatalError("secret-service-input: a locked match's path does not round-trip")
         }
         if let decoded = Hex.decode(text), Hex.encode(decoded) != text {
             fatalError("secret-service-input: hex does not round-trip")

@@ -65,7 +65,7 @@ enum Seeds {
         let attributes = ItemAttributes(id: id, created: Date(timeIntervalSince1970: 1_700_000_000), modified: Date(timeIntervalSince1970: 1_700_000_000))
         return [
             ("done", AgentReply.done.message), ("not-held", AgentReply.notHeld.message),
-            ("agent", AgentReply.agent(pid: 42, vaults: [], failures: [HoldFailure(path: "/v", message: "m")]).message),
+            ("agent", AgentReply.agent(pid: 42, vaults: [], failures: [HoldFailure(path: "/v", message: "m")], secretService: .busClosed).message),
             ("item", AgentReply.item(Item(attributes: attributes, secret: Data("s".utf8))).message),
             ("secret", AgentReply.secret(Data("s3cret".utf8)).message), ("count", AgentReply.count(3).message),
             ("items", AgentReply.items([attributes]).message),

@@ -48,12 +48,28 @@ final class AgentMessageTests: XCTestCase {
             expiresAt: Date(timeIntervalSince1970: 4_600), lastUse: Date(timeIntervalSince1970: 2_000))
         let failure = HoldFailure(path: "/failed", message: "the systemd credential does not open here")
         let reply = AgentReply.agent(pid: 7, vaults: [held, timed], failures: [failure])
-        guard case .agent(let pid, let vaults, let failures) = try AgentReply(
+        guard case .agent(let pid, let vaults, let failures, let secretService) = try AgentReply(
             try XCTUnwrap(AgentMessage(body: Array(reply.message.frame.dropFirst(4)))), to: .status)
         else { return XCTFail("not a status reply") }
         XCTAssertEqual(pid, 7)
         XCTAssertEqual(vaults, [held, timed], "a vault held until the agent stops has no expiry")
         XCTAssertEqual(failures, [failure])
+        XCTAssertNil(secretService, "an agent without --secret-service says nothing of it")
+    }
+
+    /// Status carries how the agent's Secret Service stands: serving, or gone with its bus or
+    /// its name (`agent status` shows it); a byte of no known state is a protocol error.
+    func testStatusRepliesCarryTheSecretServicesState() throws {
+        for state in SecretServiceStatus.allCases {
+            let reply = AgentReply.agent(pid: 7, vaults: [], secretService: state)
+            guard case .agent(_, _, _, let decoded) = try AgentReply(
+                try XCTUnwrap(AgentMessage(body: Array(reply.message.frame.dropFirst(4)))), to: .status)
+            else { return XCTFail("not a status reply") }
+            XCTAssertEqual(decoded, state)
+        }
+        let agentField = AgentMessage.Field(0x25, [0, 0, 0, 7, 0, 0, 0, UInt8(AgentMessage.version)])
+        let unknown = AgentMessage(kind: 0x80, fields: [agentField, AgentMessage.Field(0x28, [9])])
+        XCTAssertThrowsError(try AgentReply(unknown, to: .status))
     }
 
     func testMachineKeyErrorsCrossTheWireWithTheirCase() throws {

@@ -94,7 +94,7 @@ final class AgentServerTests: XCTestCase {
         assertErrorReply(try exchange([0, 0, 0, 7, 1, 0x11, 0x01, 0, 0, 0, 9]), "a field past the end")
         assertErrorReply(try exchange([0, 0, 0, 40, 1, 0x01]), "a frame cut short: the request deadline ends the wait")
         assertErrorReply(try exchange([]), "nothing sent: the idle timeout ends the wait")
-        guard case .agent(let pid, _, _) = try client.send(.ping) else { return XCTFail("no ping reply") }
+        guard case .agent(let pid, _, _, _) = try client.send(.ping) else { return XCTFail("no ping reply") }
         XCTAssertEqual(pid, getpid())
     }
 

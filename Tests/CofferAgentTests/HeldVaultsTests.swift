@@ -48,6 +48,22 @@ final class HeldVaultsTests: XCTestCase {
         XCTAssertNil(held.use("/v"))
     }
 
+    /// A vault a front end (the Secret Service) unlocked for its own clients is forgotten when
+    /// that front end's clients go (its bus closed); the socket's vaults stay, and say that the
+    /// agent still has work for its socket, as long as they are live.
+    func testVaultsAFrontEndUnlockedAreForgottenWithoutTheSocketsOnes() throws {
+        let held = HeldVaults(idleTimeout: 10, now: { [clock] in clock.now })
+        let vault = try vault()
+        held.hold(vault, at: "/bus", for: 3600, holder: .frontEnd)
+        XCTAssertFalse(held.holdsVaultsForSocketClients)
+        held.hold(vault, at: "/socket", for: 3600)
+        XCTAssertTrue(held.holdsVaultsForSocketClients)
+        held.forgetFrontEndVaults()
+        XCTAssertEqual(held.status.map(\.path), ["/socket"])
+        clock.advance(by: 11)
+        XCTAssertFalse(held.holdsVaultsForSocketClients, "past its idle timeout, it is as good as forgotten")
+    }
+
     func testLockForgetsOneOrAll() throws {
         let held = HeldVaults(idleTimeout: 3600, now: { [clock] in clock.now })
         let vault = try vault()

@@ -114,10 +114,11 @@ final class RealClientTests: XCTestCase {
                 "default": "/org/freedesktop/secrets/collection/login", "unknown": "/",
                 "work": "/org/freedesktop/secrets/collection/work_keys", "work_label": "Work Keys", "work_removed": "/",
             ])
+            XCTAssertEqual(report["locked_items"] as? [String], [], "a locked collection lists no items")
             XCTAssertEqual(report["locked_errors"] as? [String: String], [
-                "items": "org.freedesktop.Secret.Error.IsLocked", "create_item": "org.freedesktop.Secret.Error.IsLocked",
-                "get_secret": "org.freedesktop.Secret.Error.IsLocked",
-            ], "a locked collection refuses with IsLocked")
+                "create_item": "org.freedesktop.Secret.Error.IsLocked", "get_secret": "org.freedesktop.Secret.Error.IsLocked",
+                "item_label": "org.freedesktop.Secret.Error.IsLocked",
+            ], "a locked collection refuses with IsLocked, from a method and from a property")
             XCTAssertEqual(report["created_locked"] as? Bool, true)
             XCTAssertEqual(report["created_unlock_dismissed"] as? Bool, false, "a created collection unlocks with the login one")
             XCTAssertEqual(report["created_relocked"] as? Bool, false)
@@ -227,16 +228,6 @@ enum GitCredentialHelper {
         guard FileManager.default.fileExists(atPath: source.path) else {
             throw MissingPrerequisite.error("git's libsecret helper source is missing (Debian's git package ships it)")
         }
-        let folder = packageRoot.appendingPathComponent(".build-git-credential-libsecret")
-        let binary = folder.appendingPathComponent("git-credential-libsecret")
-        if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let flags = try ChildProcess.run("pkg-config", ["--cflags", "--libs", "libsecret-1", "glib-2.0"]).stdoutText
-            .split(whereSeparator: \.isWhitespace).map(String.init)
-        let temporary = folder.appendingPathComponent("git-credential-libsecret.\(getpid())")
-        let compile = try ChildProcess.run("gcc", ["-O2", "-o", temporary.path, source.path] + flags, timeout: .seconds(120))
-        guard compile.status == 0 else { throw MissingPrerequisite.error("cannot build git's libsecret helper: \(compile.stderrText)") }
-        _ = rename(temporary.path, binary.path)
-        return binary
+        return try CProgram.build(source, named: "git-credential-libsecret", packages: ["libsecret-1", "glib-2.0"])
     }
 }

@@ -43,8 +43,12 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     deinit {
-        kill(daemon.pid, SIGTERM)
-        _ = try? daemon.wait(timeout: .seconds(10))
+        end()
+    }
+
+    /// Ends the bus: its daemon exits, and every connection to it closes.
+    public func end() {
+        daemon.stop(grace: .seconds(10))
     }
 
     /// The environment a client on this bus runs with: its address, and no display.

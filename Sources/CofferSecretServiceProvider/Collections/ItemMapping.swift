@@ -72,8 +72,20 @@ package enum ItemMapping {
         Dictionary(attributes.map { ($0.key.precomposedStringWithCanonicalMapping, $0.value.precomposedStringWithCanonicalMapping) }) { first, _ in first }
     }
 
-    /// An item's content type as the Secret Service shows it.
+    /// An item's content type as it was stored (``defaultContentType`` when none was given).
     static func contentType(of attributes: ItemAttributes) -> String {
         attributes.contentType ?? defaultContentType
+    }
+
+    /// An item's content type as `GetSecret` and `GetSecrets` answer it: `text/plain` with
+    /// parameters (`text/plain; charset=utf8`, go-keyring's) is `text/plain`, as gnome-keyring
+    /// answers, because libsecret reads a password only from exactly `text/plain`. Any other type
+    /// is answered as stored (gnome-keyring answers `text/plain` for every secret; a binary one
+    /// stays `application/octet-stream` here).
+    static func servedContentType(of attributes: ItemAttributes) -> String {
+        let stored = contentType(of: attributes)
+        let mediaType = stored.split(separator: ";", maxSplits: 1).first.map(String.init) ?? stored
+        let isPlainText = mediaType.trimmingCharacters(in: .whitespaces).lowercased() == defaultContentType
+        return isPlainText ? defaultContentType : stored
     }
 }

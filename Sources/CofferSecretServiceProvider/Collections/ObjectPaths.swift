@@ -12,6 +12,14 @@ package enum ObjectPaths {
 
     static func collection(_ name: String) -> String { collections + "/" + name }
 
+    /// The path of the locked match numbered `number` in a collection (``LockedMatch``): under
+    /// the collection, as its items are, but never an item's (those end in 64 hex digits).
+    package static func lockedMatch(_ number: Int, in collection: String) -> String {
+        Self.collection(collection) + "/" + lockedMatchPrefix + String(number)
+    }
+
+    private static let lockedMatchPrefix = "locked_"
+
     /// An item's path: its collection's, then its row key in hex. The row key names the item for
     /// as long as the vault key stays the same, so the path `CreateItem` returns is the one
     /// `SearchItems` lists, across agent restarts too.
@@ -25,6 +33,8 @@ package enum ObjectPaths {
         case collection(String)
         case alias(String)
         case item(collection: String, rowKey: [UInt8])
+        /// What a search of a locked collection lists in its stead (``LockedMatch``).
+        case lockedMatch(collection: String, number: Int)
         case session(String)
         case prompt(String)
         /// A path with no object of the Secret Service: a container node or anything else.
@@ -40,6 +50,11 @@ package enum ObjectPaths {
         switch (parts[4], parts.count) {
         case ("collection", 6): return .collection(parts[5])
         case ("collection", 7):
+            if parts[6].hasPrefix(lockedMatchPrefix) {
+                let digits = parts[6].dropFirst(lockedMatchPrefix.count)
+                guard let number = Int(digits), number > 0, String(number) == digits else { return .other }
+                return .lockedMatch(collection: parts[5], number: number)
+            }
             guard let rowKey = Hex.decode(parts[6]), rowKey.count == 32 else { return .other }
             return .item(collection: parts[5], rowKey: rowKey)
         case ("aliases", 6): return .alias(parts[5])

@@ -7,6 +7,8 @@ import Coffer
 final class BusConnection {
     let pointer: OpaquePointer
     private var subscriptions: [guint] = []
+    /// The handler of GDBus's `closed` signal, while connected.
+    private var closedHandler: gulong = 0
 
     /// Connects to the session bus at `address` and registers with it (`Hello`).
     init(address: String) throws(ProviderStartError) {
@@ -21,6 +23,7 @@ final class BusConnection {
     }
 
     deinit {
+        stopWatchingForClose()
         for id in subscriptions { g_dbus_connection_signal_unsubscribe(pointer, id) }
         g_object_unref(UnsafeMutableRawPointer(pointer))
     }
@@ -37,16 +40,23 @@ final class BusConnection {
         case taken
     }
 
-    /// Asks the bus for `name`, never queueing: `DO_NOT_QUEUE`, and `ALLOW_REPLACEMENT` so that a
-    /// later `--replace` can take it over; with `replace`, `REPLACE_EXISTING` as well.
+    /// Asks the bus for `name`, never queueing (`DO_NOT_QUEUE`), and without
+    /// `ALLOW_REPLACEMENT`, as gnome-keyring asks for it: no other connection can take it over
+    /// and receive every client's calls. With `replace`, `REPLACE_EXISTING`: the name is taken
+    /// from an owner that allows replacement.
     func requestName(_ name: String, replace: Bool) throws(ProviderStartError) -> NameRequest {
-        let allowReplacement: UInt32 = 0x1, replaceExisting: UInt32 = 0x2, doNotQueue: UInt32 = 0x4
-        let flags = allowReplacement | doNotQueue | (replace ? replaceExisting : 0)
+        let replaceExisting: UInt32 = 0x2, doNotQueue: UInt32 = 0x4
+        let flags = doNotQueue | (replace ? replaceExisting : 0)
         let reply = try callBus("RequestName", [.string(name), Variant(taking: g_variant_new_uint32(flags))])
         switch reply.child(0).uint32 {
         case 1, 4: return .owned  // primary owner, already owner
         default: return .taken
         }
+    }
+
+    /// Gives `name` back to the bus, which then tells this connection `NameLost`.
+    func releaseName(_ name: String) throws(ProviderStartError) {
+        _ = try callBus("ReleaseName", [.string(name)])
     }
 
     /// Who owns `name`: its unique name and process, for a clear message.
@@ -94,8 +104,38 @@ final class BusConnection {
         init(_ handler: @escaping (Variant) -> Void) { self.handler = handler }
     }
 
+    /// Calls `handler` once, on the main-loop thread, when the bus closes the connection (it
+    /// ended, or dropped this connection); not when ``close()`` closes it.
+    func whenClosedByBus(_ handler: @escaping () -> Void) {
+        let closed: @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, gpointer?) -> Void = { _, _, _, userData in
+            Unmanaged<ClosedHandler>.fromOpaque(userData!).takeUnretainedValue().run()
+        }
+        let box = Unmanaged.passRetained(ClosedHandler(handler)).toOpaque()
+        closedHandler = g_signal_connect_data(
+            UnsafeMutableRawPointer(pointer), "closed", unsafeBitCast(closed, to: GCallback.self), box,
+            { userData, _ in Unmanaged<ClosedHandler>.fromOpaque(userData!).release() }, GConnectFlags(rawValue: 0))
+    }
+
+    private final class ClosedHandler {
+        private var handler: (() -> Void)?
+        init(_ handler: @escaping () -> Void) { self.handler = handler }
+
+        /// Runs the handler the first time only.
+        func run() {
+            let once = handler
+            handler = nil
+            once?()
+        }
+    }
+
+    private func stopWatchingForClose() {
+        if closedHandler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(pointer), closedHandler) }
+        closedHandler = 0
+    }
+
     /// Flushes what is queued and closes the connection; the bus then releases its names.
     func close() {
+        stopWatchingForClose()
         g_dbus_connection_flush_sync(pointer, nil, nil)
         g_dbus_connection_close_sync(pointer, nil, nil)
     }

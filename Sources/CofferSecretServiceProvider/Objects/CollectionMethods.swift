@@ -14,9 +14,7 @@ extension SecretServiceObjects {
             emitCollectionSignal("CollectionDeleted", collection)
             return [.objectPath(ObjectPaths.none)]
         case "SearchItems":
-            let attributes = arguments.child(0).stringMap
-            let found = try withVault(collection) { vault throws(CofferError) in try vault.storedItems(withAttributes: attributes) }
-            return [.objectPaths(found.map { ObjectPaths.item($0.rowKey, in: collection.name) })]
+            return [.objectPaths(try itemPaths(in: collection, matching: arguments.child(0).stringMap))]
         case "CreateItem":
             let path = try createItem(
                 in: collection, properties: arguments.child(0).propertyMap, secret: arguments.child(1),
@@ -31,8 +29,10 @@ extension SecretServiceObjects {
         let collection = try collection(at: path)
         switch name {
         case "Items":
-            let items = try withVault(collection) { vault throws(CofferError) in try vault.storedItems(withAttributes: [:]) }
-            return .objectPaths(items.map { ObjectPaths.item($0.rowKey, in: collection.name) })
+            // Locked, it lists none (its items are encrypted), but it answers: libsecret cannot
+            // load a collection, nor Seahorse show it, without this property.
+            guard !registry.isLocked(collection) else { return .objectPaths([]) }
+            return .objectPaths(try itemPaths(in: collection, matching: [:]))
         case "Label": return .string(collection.label)
         case "Locked": return .boolean(registry.isLocked(collection))
         case "Created":

@@ -14,7 +14,7 @@ extension SecretServiceObjects {
             let session = try sessions.session(at: call.arguments.child(0).string, for: call.sender)
             var found = try item(at: call.path)
             defer { found.item.secret.wipe() }
-            return [session.encode(found.item.secret, contentType: ItemMapping.contentType(of: found.item.attributes))]
+            return [session.encode(found.item.secret, contentType: ItemMapping.servedContentType(of: found.item.attributes))]
         case "SetSecret":
             let found = try item(at: call.path)
             let incoming = try incomingSecret(call.arguments.child(0), from: call.sender)
@@ -31,6 +31,7 @@ extension SecretServiceObjects {
     }
 
     func itemProperty(_ name: String, at path: String) throws(DBusError) -> Variant {
+        if case .lockedMatch = ObjectPaths.target(of: path) { return try lockedMatchProperty(name, at: path) }
         if name == "Locked" {
             // An item in a locked collection cannot be read, but it is locked, not missing.
             let collection = try owningCollection(of: path)
@@ -44,6 +45,18 @@ extension SecretServiceObjects {
         case "Type": return .string(attributes.indexedAttributes["xdg:schema"] ?? "")
         case "Created": return .uint64(Self.seconds(attributes.created))
         case "Modified": return .uint64(Self.seconds(attributes.modified))
+        default: throw .invalidArguments("no property \(name)")
+        }
+    }
+
+    /// A locked match's properties: whether its collection is locked, and nothing else.
+    private func lockedMatchProperty(_ name: String, at path: String) throws(DBusError) -> Variant {
+        guard let match = lockedMatches.match(at: path) else { throw .noSuchObject() }
+        switch name {
+        case "Locked": return .boolean(registry.isLocked(match.collection))
+        case "Attributes": return .stringMap([:])
+        case "Label", "Type": return .string("")
+        case "Created", "Modified": return .uint64(0)
         default: throw .invalidArguments("no property \(name)")
         }
     }

@@ -60,17 +60,18 @@ extension SecretServiceObjects {
     }
 
     /// On the main loop: holds what the prompt opened and sends `Completed` with the objects
-    /// now unlocked. A prompt already finished or dismissed is not completed twice.
+    /// now unlocked: each object asked for, as asked, and for a locked match the items its
+    /// search finds now. A prompt already finished or dismissed is not completed twice.
     func finishPrompt(_ path: String, opened: [(ServedCollection, Vault)], dismissed: Bool) {
         guard let prompt = prompts.remove(path) else { return }
         for (collection, vault) in opened { registry.hold(vault, for: collection) }
         var unlocked = prompt.alreadyUnlocked
         if !dismissed {
-            for collection in prompt.collections where registry.unlockWithoutPrompt(collection) {
-                unlocked.append(collection.path)
-                propertiesChanged(of: .collection, at: collection.path, invalidating: ["Locked"])
-            }
+            announceLockState(of: prompt.collections.filter { registry.unlockWithoutPrompt($0) })
             try? exportCollections()
+            for target in prompt.targets where !registry.isLocked(target.collection) {
+                unlocked += unlockedPaths(of: target)
+            }
         }
         bus.emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
     }

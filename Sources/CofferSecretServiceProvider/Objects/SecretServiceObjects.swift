@@ -15,6 +15,7 @@ final class SecretServiceObjects: ObjectTree {
     private(set) var export: ObjectExport!
     var sessions = SessionTable()
     var prompts = PromptTable()
+    var lockedMatches = LockedMatchTable()
     /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
     /// read of the record answers them all. Dropped when the loop goes idle and on every write.
     var propertyItem: (path: String, attributes: ItemAttributes)?
@@ -41,6 +42,7 @@ final class SecretServiceObjects: ObjectTree {
             guard name.hasPrefix(":"), arguments.child(2).string.isEmpty else { return }
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
+            lockedMatches.removeAll(of: name)
         }
     }
 
@@ -92,7 +94,7 @@ final class SecretServiceObjects: ObjectTree {
         switch ObjectPaths.target(of: path) {
         case .service: [.service]
         case .collection, .alias: [.collection]
-        case .item: [.item]
+        case .item, .lockedMatch: [.item]
         case .session: [.session]
         case .prompt: [.prompt]
         case .other: []
@@ -140,6 +142,13 @@ final class SecretServiceObjects: ObjectTree {
         return (collection, rowKey, item)
     }
 
+    /// The paths of the collection's items whose attributes include `attributes` (all of them
+    /// for none), through the vault's attribute index: `IsLocked` while it is locked.
+    func itemPaths(in collection: ServedCollection, matching attributes: [String: String]) throws(DBusError) -> [String] {
+        let found = try withVault(collection) { vault throws(CofferError) in try vault.storedItems(withAttributes: attributes) }
+        return found.map { ObjectPaths.item($0.rowKey, in: collection.name) }
+    }
+
     /// Runs `body` on the collection's unlocked vault. A vault that finds itself locked (another
     /// process rotated its key) is forgotten, and the caller told `IsLocked`.
     func withVault<R>(_ collection: ServedCollection, _ body: (Vault) throws(CofferError) -> R) throws(DBusError) -> R {
@@ -179,12 +188,24 @@ final class SecretServiceObjects: ObjectTree {
         propertiesChanged(of: .service, at: ObjectPaths.service, invalidating: ["Collections"])
     }
 
-    /// `org.freedesktop.DBus.Properties.PropertiesChanged`, naming the properties that changed
-    /// without their values: clients read them again when they need them.
-    func propertiesChanged(of interface: Interface, at path: String, invalidating names: [String]) {
+    /// `org.freedesktop.DBus.Properties.PropertiesChanged`: the properties in `changed` with
+    /// their new values, those in `names` without (clients read them again when they need them).
+    func propertiesChanged(of interface: Interface, at path: String, changed: [String: Variant] = [:], invalidating names: [String] = []) {
+        let values = changed.sorted { $0.key < $1.key }.map { Variant.dictionaryEntry(.string($0.key), .boxed($0.value)) }
         bus.emit("PropertiesChanged", of: "org.freedesktop.DBus.Properties", at: path, [
-            .string(interface.rawValue), Variant.array(of: "{sv}", []), Variant.array(of: "s", names.map(Variant.string)),
+            .string(interface.rawValue), Variant.array(of: "{sv}", values), Variant.array(of: "s", names.map(Variant.string)),
         ])
+    }
+
+    /// Tells clients that the collections were locked or unlocked, with the new values of
+    /// `Locked` and `Items`: libsecret keeps both in its cache, and loads a collection's items
+    /// anew (Seahorse shows them) only when `Items` comes with its value.
+    func announceLockState(of collections: [ServedCollection]) {
+        for collection in collections {
+            var changed: [String: Variant] = [:]
+            for name in ["Locked", "Items"] { changed[name] = try? collectionProperty(name, at: collection.path) }
+            propertiesChanged(of: .collection, at: collection.path, changed: changed)
+        }
     }
 }
 

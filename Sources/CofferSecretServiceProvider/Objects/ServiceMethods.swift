@@ -12,7 +12,7 @@ extension SecretServiceObjects {
         case "CreateCollection":
             return try createCollection(properties: arguments.child(0).propertyMap, alias: arguments.child(1).string)
         case "SearchItems":
-            let (unlocked, locked) = search(arguments.child(0).stringMap)
+            let (unlocked, locked) = search(arguments.child(0).stringMap, caller: call.sender)
             return [.objectPaths(unlocked), .objectPaths(locked)]
         case "Unlock":
             return try unlock(arguments.child(0).objectPathList, caller: call.sender)
@@ -60,38 +60,60 @@ extension SecretServiceObjects {
     }
 
     /// Items of every unlocked collection whose attributes include `attributes`, through each
-    /// vault's attribute index. A locked collection shows nothing: its items and attributes are
-    /// encrypted, so it cannot even say which it holds.
-    private func search(_ attributes: [String: String]) -> (unlocked: [String], locked: [String]) {
-        var unlocked: [String] = []
+    /// vault's attribute index. A locked collection's items and attributes are encrypted, so it
+    /// cannot say which match: with a prompter, its ``LockedMatch`` is listed as locked, so that
+    /// libsecret calls `Unlock` on it; with none, nothing would unlock it, and nothing is listed.
+    private func search(_ attributes: [String: String], caller: String) -> (unlocked: [String], locked: [String]) {
+        var unlocked: [String] = [], locked: [String] = []
         for collection in registry.all() {
-            guard let found = try? withVault(collection, { vault throws(CofferError) in try vault.storedItems(withAttributes: attributes) }) else {
-                continue
+            if let found = try? itemPaths(in: collection, matching: attributes) {
+                unlocked += found
+            } else if prompter != nil, registry.isLocked(collection) {
+                locked.append(lockedMatches.match(for: caller, in: collection, attributes: attributes).path)
             }
-            unlocked += found.map { ObjectPaths.item($0.rowKey, in: collection.name) }
         }
-        return (unlocked, [])
+        return (unlocked, locked)
     }
 
     /// Unlocks what needs no passphrase now; for the rest, a prompt (whose `Prompt` runs the
     /// prompter). Unknown objects are left out, as the specification allows.
     private func unlock(_ objects: [String], caller: String) throws(DBusError) -> [Variant] {
         var unlocked: [String] = []
+        var waiting: [PendingPrompt.Target] = []
         var needed: [ServedCollection] = []
         for path in objects {
-            guard let collection = try? owningCollection(of: path) else { continue }
-            if registry.unlockWithoutPrompt(collection) {
-                unlocked.append(path)
-            } else if !needed.contains(collection) {
-                needed.append(collection)
+            let target: PendingPrompt.Target
+            if let match = lockedMatches.match(at: path) {
+                target = .match(match)
+            } else if let collection = try? owningCollection(of: path) {
+                target = .object(path, collection)
+            } else {
+                continue
+            }
+            let wasLocked = registry.isLocked(target.collection)
+            if registry.unlockWithoutPrompt(target.collection) {
+                if wasLocked { announceLockState(of: [target.collection]) }
+                unlocked += unlockedPaths(of: target)
+            } else {
+                waiting.append(target)
+                if !needed.contains(target.collection) { needed.append(target.collection) }
             }
         }
         guard !needed.isEmpty else { return [.objectPaths(unlocked), .objectPath(ObjectPaths.none)] }
         // A created collection opens with its key from the login collection: that one is asked for.
         let login = registry.login
         if needed.contains(where: { $0.kind == .created }), !needed.contains(login), registry.isLocked(login) { needed.insert(login, at: 0) }
-        let prompt = try prompts.add(owner: caller, collections: needed, alreadyUnlocked: unlocked)
+        let prompt = try prompts.add(owner: caller, collections: needed, targets: waiting, alreadyUnlocked: unlocked)
         return [.objectPaths(unlocked), .objectPath(prompt.path)]
+    }
+
+    /// What an unlock reports for an object whose collection is unlocked now: the object's path
+    /// as asked, or for a locked match the items its search finds.
+    func unlockedPaths(of target: PendingPrompt.Target) -> [String] {
+        switch target {
+        case .object(let path, _): [path]
+        case .match(let match): (try? itemPaths(in: match.collection, matching: match.attributes)) ?? []
+        }
     }
 
     /// Locks the collections named, or those of the items named: the agent forgets their keys.
@@ -102,18 +124,24 @@ extension SecretServiceObjects {
             guard let collection = try? owningCollection(of: path) else { continue }
             registry.lock(collection)
             locked.append(path)
-            propertiesChanged(of: .collection, at: collection.path, invalidating: ["Locked"])
+            // Locking the login collection locks the created ones too.
+            announceLockState(of: collection.kind == .login ? registry.all().filter { $0.kind != .held } : [collection])
         }
         return locked
     }
 
-    /// The collection of a collection, alias or item path.
+    /// The collection of a collection, alias, item or locked match path.
     func owningCollection(of path: String) throws(DBusError) -> ServedCollection {
-        if case .item(let name, _) = ObjectPaths.target(of: path) {
+        switch ObjectPaths.target(of: path) {
+        case .item(let name, _):
             guard let collection = registry.collection(named: name) else { throw .noSuchObject() }
             return collection
+        case .lockedMatch:
+            guard let match = lockedMatches.match(at: path) else { throw .noSuchObject() }
+            return match.collection
+        default:
+            return try collection(at: path)
         }
-        return try collection(at: path)
     }
 
     /// `a{o(oayays)}`: the secret of every item named that exists and is unlocked.
@@ -123,7 +151,7 @@ extension SecretServiceObjects {
         for itemPath in items {
             guard var found = try? item(at: itemPath) else { continue }
             defer { found.item.secret.wipe() }
-            let secret = session.encode(found.item.secret, contentType: ItemMapping.contentType(of: found.item.attributes))
+            let secret = session.encode(found.item.secret, contentType: ItemMapping.servedContentType(of: found.item.attributes))
             entries.append(.dictionaryEntry(.objectPath(itemPath), secret))
         }
         return .array(of: "{o(oayays)}", entries)

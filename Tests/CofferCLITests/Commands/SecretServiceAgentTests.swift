@@ -42,10 +42,71 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertFalse(try bus.hasOwner("org.freedesktop.secrets"))
     }
 
+    /// A password stored with the content type `text/plain; charset=utf8` (go-keyring's, so gh's
+    /// and many Go tools') or `text/plain; charset=utf-8`, through a `plain` session as go-keyring
+    /// stores it, reads back as `text/plain`, as gnome-keyring answers for the same item: so
+    /// `secret-tool lookup` (libsecret reads a password only from exactly `text/plain`),
+    /// python-keyring and `coffer get` all read it. A binary secret stays
+    /// `application/octet-stream` (gnome-keyring answers `text/plain` for every secret). (A
+    /// regression: the parameters came back, and secret-tool said "secret does not contain a
+    /// textual password".)
+    func testATextContentTypeWithParametersReadsAsAPassword() throws {
+        let store = """
+            import json, sys
+            from jeepney import DBusAddress, new_method_call
+            from jeepney.io.blocking import open_dbus_connection
+            ss = "org.freedesktop.secrets"
+            service = DBusAddress("/org/freedesktop/secrets", bus_name=ss, interface="org.freedesktop.Secret.Service")
+            default = DBusAddress("/org/freedesktop/secrets/aliases/default", bus_name=ss, interface="org.freedesktop.Secret.Collection")
+            c = open_dbus_connection(bus="SESSION")
+            call = lambda address, method, signature=None, body=(): c.send_and_get_reply(new_method_call(address, method, signature, body)).body
+            session = call(service, "OpenSession", "sv", ("plain", ("s", "")))[1]
+            types = {}
+            for name, attributes, secret, content_type in [
+                    ("go", {"service": "gh:github.com", "username": "ada"}, b"gho_token", "text/plain; charset=utf8"),
+                    ("utf-8", {"service": "tool.example", "username": "bob"}, b"t\\xc3\\xb6ken", "text/plain; charset=utf-8"),
+                    ("binary", {"kind": "binary"}, b"\\x00\\xffbin", "application/octet-stream")]:
+                properties = {"org.freedesktop.Secret.Item.Label": ("s", name), "org.freedesktop.Secret.Item.Attributes": ("a{ss}", attributes)}
+                item = call(default, "CreateItem", "a{sv}(oayays)b", (properties, (session, b"", secret, content_type), True))[0]
+                types[name] = call(DBusAddress(item, bus_name=ss, interface="org.freedesktop.Secret.Item"), "GetSecret", "o", (session,))[0][3]
+            json.dump(types, sys.stdout)
+            """
+        let reference = try PrivateBus()
+        try GnomeKeyring.start(on: reference, home: folder.file("keyring-home"))
+        let gnome = try ChildProcess.run("/usr/bin/python3", ["-c", store], environment: reference.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(gnome.status, 0, gnome.stderrText)
+        let gnomeTypes = try JSONSerialization.jsonObject(with: gnome.stdout) as? [String: String]
+        XCTAssertEqual(gnomeTypes, ["go": "text/plain", "utf-8": "text/plain", "binary": "text/plain"])
+
+        let bus = try PrivateBus()
+        try initVault()
+        XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
+        defer { stopAgent() }
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        let stored = try ChildProcess.run("/usr/bin/python3", ["-c", store], environment: bus.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(stored.status, 0, stored.stderrText)
+        let types = try JSONSerialization.jsonObject(with: stored.stdout) as? [String: String]
+        XCTAssertEqual(types?["go"], gnomeTypes?["go"], "as gnome-keyring answers")
+        XCTAssertEqual(types?["utf-8"], gnomeTypes?["utf-8"], "as gnome-keyring answers")
+        XCTAssertEqual(types?["binary"], "application/octet-stream", "a binary secret stays binary")
+
+        for (service, account, secret) in [("gh:github.com", "ada", "gho_token"), ("tool.example", "bob", "töken")] {
+            let lookup = try secretTool(bus, ["lookup", "service", service, "username", account])
+            XCTAssertEqual(lookup.status, 0, lookup.stderrText)
+            XCTAssertEqual(lookup.stdoutText, secret, "secret-tool")
+            let keyring = try ChildProcess.run(
+                "/usr/bin/python3", ["-c", "import keyring.backends.SecretService as s; print(s.Keyring().get_password('\(service)', '\(account)'))"],
+                environment: bus.clientEnvironment, timeout: .seconds(30))
+            XCTAssertEqual(keyring.stdoutText, secret + "\n", "python-keyring: \(keyring.stderrText)")
+            XCTAssertEqual(try coffer(["get", service, account], environment: ["COFFER_PASSPHRASE": nil]).stdoutText, secret, "coffer get")
+        }
+    }
+
     /// `--hold` beside `--secret-service`: a vault opened at start with no person (here through
     /// its key file, named with `--unlock`) is an unlocked collection at once. After `coffer
     /// lock` forgets it, a client's `Unlock` (python-secretstorage) runs the `--prompter` command,
-    /// and the passphrase it prints unlocks the collection again.
+    /// and the passphrase it prints unlocks the collection again; so does a `secret-tool lookup`
+    /// after another `coffer lock` (it unlocks what its search lists as locked).
     func testAVaultHeldFromTheStartIsServedAndThePrompterUnlocksItAfterALock() throws {
         let bus = try PrivateBus()
         try initVault()
@@ -60,7 +121,6 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).stdoutText, "held", "held from the start: no unlock needed")
 
         XCTAssertEqual(try coffer(["lock"]).status, 0)
-        XCTAssertNotEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).status, 0, "locked: nothing found")
         let script = """
             import secretstorage
             connection = secretstorage.dbus_init()
@@ -70,6 +130,8 @@ final class SecretServiceAgentTests: CLITestCase {
         let unlocked = try ChildProcess.run("/usr/bin/python3", ["-c", script], environment: bus.clientEnvironment, timeout: .seconds(30))
         XCTAssertEqual(unlocked.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "True False False", "locked, not dismissed, then unlocked: \(unlocked.stderrText)")
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).stdoutText, "held")
+        XCTAssertEqual(try coffer(["lock"]).status, 0)
+        XCTAssertEqual(try secretTool(bus, ["lookup", "service", "held.example", "username", "ada"]).stdoutText, "held", "through the prompter")
     }
 
     /// Another owner of the name, here gnome-keyring as a desktop runs it: the agent refuses to
@@ -77,9 +139,6 @@ final class SecretServiceAgentTests: CLITestCase {
     /// `--replace` too, since gnome-keyring does not let its name be replaced.
     func testANameTakenIsRefusedClearly() throws {
         let bus = try PrivateBus()
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gnome-keyring-daemon") else {
-            throw MissingPrerequisite.error("gnome-keyring is missing (Debian: gnome-keyring)")
-        }
         try GnomeKeyring.start(on: bus, home: folder.file("keyring-home"))
         try initVault()
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -99,26 +158,150 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), "gnome-keyring keeps the name")
     }
 
-    /// `--replace` takes the name from an owner that allows it (another Coffer agent, which
-    /// always does); the agent that lost it goes on serving the CLI.
-    func testReplaceTakesTheNameOver() throws {
+    /// `--replace` takes the name from an owner that allows replacement (here a jeepney client
+    /// that asked for it with `ALLOW_REPLACEMENT`), which the bus tells with `NameLost`. Coffer
+    /// itself asks for the name as gnome-keyring does, without `ALLOW_REPLACEMENT`: another
+    /// agent's `--replace` is refused, and the agent that owns the name keeps serving. (A
+    /// regression: the agent let any process of the user take the name over silently.)
+    func testReplaceTakesTheNameOnlyFromAnOwnerThatAllowsIt() throws {
         let bus = try PrivateBus()
         try initVault()
-        let otherSocket = folder.file("other.sock")
-        let first = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_AGENT_SOCKET": otherSocket.path])
-        XCTAssertEqual(first.status, 0, first.stderrText)
-        defer { _ = try? coffer(["agent", "stop"], environment: ["COFFER_AGENT_SOCKET": otherSocket.path]) }
+        let holder = try ChildProcess.start("/usr/bin/python3", ["-c", Self.nameHolder], environment: bus.clientEnvironment, inputs: [0: nil])
+        defer { holder.stop() }
+        XCTAssertEqual(try holder.firstLine(timeout: .seconds(30)), "1", "the holder owns the name: \(holder.stop()?.stderrText ?? "")")
         let refused = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(refused.status, 69, refused.stderrText)
-        XCTAssertTrue(refused.stderrText.contains("coffer"), refused.stderrText)
+        XCTAssertTrue(refused.stderrText.contains("python3"), refused.stderrText)
 
-        let second = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(second.status, 0, second.stderrText)
+        let replacing = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        XCTAssertEqual(replacing.status, 0, replacing.stderrText)
         defer { stopAgent() }
+        XCTAssertTrue(holder.waitForLine("NameLost", timeout: .seconds(10)), "the bus told the holder it lost the name")
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
         XCTAssertEqual(try secretTool(bus, ["store", "--label=L", "service", "s", "username", "u"], stdin: Data("v".utf8)).status, 0)
-        XCTAssertEqual(try coffer(["agent", "status"], environment: ["COFFER_AGENT_SOCKET": otherSocket.path]).status, 0, "the first agent still serves the CLI")
+
+        let otherSocket = folder.file("other.sock")
+        let second = try coffer(
+            ["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_AGENT_SOCKET": otherSocket.path])
+        XCTAssertEqual(second.status, 69, second.stderrText)
+        XCTAssertTrue(second.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), second.stderrText)
+        XCTAssertEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).stdoutText, "v", "the first agent still serves")
     }
+
+    /// Another connection of the same user asking for the name with `REPLACE_EXISTING` gets
+    /// `EXISTS` (3), from Coffer as from gnome-keyring, and the owner stays. (A regression: Coffer
+    /// allowed replacement, so any process could take every client's calls.)
+    func testTheNameCannotBeTakenOver() throws {
+        let request = """
+            from jeepney import DBusAddress, new_method_call
+            from jeepney.io.blocking import open_dbus_connection
+            bus = DBusAddress("/org/freedesktop/DBus", bus_name="org.freedesktop.DBus", interface="org.freedesktop.DBus")
+            c = open_dbus_connection(bus="SESSION")
+            print(c.send_and_get_reply(new_method_call(bus, "RequestName", "su", ("org.freedesktop.secrets", 2 | 4))).body[0])
+            owner = c.send_and_get_reply(new_method_call(bus, "GetNameOwner", "s", ("org.freedesktop.secrets",))).body[0]
+            print(c.send_and_get_reply(new_method_call(bus, "GetConnectionUnixProcessID", "s", (owner,))).body[0])
+            """
+        let reference = try PrivateBus()
+        try GnomeKeyring.start(on: reference, home: folder.file("keyring-home"))
+        let gnome = try ChildProcess.run("/usr/bin/python3", ["-c", request], environment: reference.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(gnome.stdoutText.split(separator: "\n").first, "3", "gnome-keyring keeps its name: \(gnome.stderrText)")
+
+        let bus = try PrivateBus()
+        try initVault()
+        XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
+        defer { stopAgent() }
+        guard case let pid? = try agentPID() else { return XCTFail("no agent") }
+        let taken = try ChildProcess.run("/usr/bin/python3", ["-c", request], environment: bus.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(taken.stdoutText, "3\n\(pid)\n", taken.stderrText)
+    }
+
+    /// The agent ends with its session bus: started in the background inside `dbus-run-session`
+    /// (the container recipe in docs/secret-service.md), or in the foreground as its command,
+    /// no process of it remains 5 s after the bus has gone. (A regression: the background agent
+    /// outlived its bus and ran on, serving nothing.)
+    func testTheAgentEndsWithItsBus() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-run-session") else {
+            throw MissingPrerequisite.error("dbus-run-session is missing (Debian: dbus-bin)")
+        }
+        try initVault()
+        let coffer = BuiltProducts.executable("coffer").path
+        // dbus-run-session ends its bus when its command ends; the agent went to the background.
+        let marker = UUID().uuidString
+        let session = try ChildProcess.run(
+            "/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c", "\"$0\" agent start --secret-service", coffer],
+            environment: baseEnvironment.merging(["COFFER_TEST_MARKER": marker]) { $1 }, timeout: .seconds(30))
+        XCTAssertEqual(session.status, 0, session.stderrText)
+        XCTAssertTrue(session.stdoutText.hasPrefix("agent started"), session.stdoutText)
+        XCTAssertEqual(ProcessTable.waitUntilGone(environment: "COFFER_TEST_MARKER", equalTo: marker, timeout: .seconds(5)), [], "the background agent ended with its bus")
+
+        // In the foreground: the bus daemon is killed under it.
+        let foregroundMarker = UUID().uuidString
+        let foreground = try ChildProcess.start(
+            "/usr/bin/dbus-run-session", ["--", coffer, "agent", "start", "--secret-service", "--foreground"],
+            environment: baseEnvironment.merging(["COFFER_TEST_MARKER": foregroundMarker]) { $1 })
+        defer { foreground.stop() }
+        var served = false
+        for _ in 0..<500 {
+            if try self.coffer(["agent", "status"]).status == 0 { served = true; break }
+            usleep(10_000)
+        }
+        XCTAssertTrue(served, "the agent answers")
+        let daemons = ProcessTable.processes(withEnvironment: "COFFER_TEST_MARKER", equalTo: foregroundMarker)
+            .filter { ProcessTable.commandLine(of: $0).split(separator: " ").first?.hasSuffix("dbus-daemon") == true }
+        XCTAssertEqual(daemons.count, 1, "dbus-run-session's bus")
+        for daemon in daemons { kill(daemon, SIGTERM) }
+        XCTAssertEqual(
+            ProcessTable.waitUntilGone(environment: "COFFER_TEST_MARKER", equalTo: foregroundMarker, timeout: .seconds(5)), [],
+            "the foreground agent ended with its bus")
+    }
+
+    /// An agent that holds a vault for its socket's clients (here unlocked with `coffer unlock`)
+    /// goes on when its bus goes, says so in `agent status`, and still serves the CLI.
+    func testAnAgentHoldingVaultsGoesOnWithoutItsBus() throws {
+        let bus = try PrivateBus()
+        try initVault()
+        XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
+        defer { stopAgent() }
+        let serving = try coffer(["agent", "status"])
+        XCTAssertTrue(serving.stdoutText.contains("\n  Secret Service: serving org.freedesktop.secrets\n"), serving.stdoutText)
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        XCTAssertEqual(try coffer(["set", "after.example", "ada"], stdin: Data("kept".utf8), environment: ["COFFER_PASSPHRASE": nil]).status, 0)
+        bus.end()
+        var status = try coffer(["agent", "status"])
+        for _ in 0..<250 where !status.stdoutText.contains("session bus closed") {
+            usleep(20_000)
+            status = try coffer(["agent", "status"])
+        }
+        XCTAssertEqual(status.status, 0, "the agent goes on: \(status.stderrText)")
+        XCTAssertTrue(status.stdoutText.contains("\n  Secret Service: the session bus closed; the agent serves its socket alone\n"), status.stdoutText)
+        let json = try JSONSerialization.jsonObject(with: try coffer(["agent", "status", "--json"]).stdout) as? [String: Any]
+        XCTAssertEqual(json?["secretService"] as? String, "busClosed")
+        XCTAssertEqual(try coffer(["get", "after.example", "ada"], environment: ["COFFER_PASSPHRASE": nil]).stdoutText, "kept", "through the agent")
+    }
+
+    /// The agent's pid, from `agent status --json`.
+    private func agentPID() throws -> Int? {
+        let status = try coffer(["agent", "status", "--json"])
+        return (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["pid"] as? Int
+    }
+
+    /// A jeepney client that owns org.freedesktop.secrets, allowing replacement: prints the
+    /// RequestName reply, then "NameLost" when the bus takes the name away.
+    private static let nameHolder = """
+        import sys
+        from jeepney import DBusAddress, MatchRule, new_method_call
+        from jeepney.bus_messages import message_bus
+        from jeepney.io.blocking import open_dbus_connection
+        bus = DBusAddress("/org/freedesktop/DBus", bus_name="org.freedesktop.DBus", interface="org.freedesktop.DBus")
+        c = open_dbus_connection(bus="SESSION")
+        rule = MatchRule(type="signal", interface="org.freedesktop.DBus", member="NameLost")
+        c.send_and_get_reply(message_bus.AddMatch(rule))
+        with c.filter(rule) as queue:
+            print(c.send_and_get_reply(new_method_call(bus, "RequestName", "su", ("org.freedesktop.secrets", 1 | 4))).body[0], flush=True)
+            c.recv_until_filtered(queue, timeout=120)
+            print("NameLost", flush=True)
+        sys.stdin.read()
+        """
 
     /// A container or CI job (`dbus-run-session`): the shipped activation file, installed in the
     /// bus's service folder, makes the first client start Coffer; `coffer unlock` then opens the
@@ -170,23 +353,5 @@ final class SecretServiceAgentTests: CLITestCase {
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         let verify = try ChildProcess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", "--user", unit.path], environment: ["XDG_RUNTIME_DIR": runtime.path])
         XCTAssertEqual(verify.status, 0, verify.stderrText)
-    }
-}
-
-/// gnome-keyring-daemon on a private bus, unlocked, as scripts/with-secret-service.sh starts it.
-/// It exits when the bus goes away.
-enum GnomeKeyring {
-    static func start(on bus: PrivateBus, home: URL) throws {
-        for sub in ["", "data", "run"] {
-            try FileManager.default.createDirectory(at: home.appendingPathComponent(sub), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        }
-        let started = try ChildProcess.run(
-            "/usr/bin/gnome-keyring-daemon", ["--unlock", "--components=secrets"],
-            environment: bus.clientEnvironment.merging([
-                "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": home.appendingPathComponent("run").path,
-            ]) { $1 },
-            stdin: Data("coffer-test-keyring".utf8), timeout: .seconds(30))
-        guard started.status == 0 else { throw MissingPrerequisite.error("gnome-keyring-daemon did not start: \(started.stderrText)") }
-        for _ in 0..<100 where !(try bus.hasOwner("org.freedesktop.secrets")) { usleep(50_000) }
     }
 }

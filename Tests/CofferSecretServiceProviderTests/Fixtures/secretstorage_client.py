@@ -119,8 +119,8 @@ report["search"] = sorted(i.item_path for i in created.search_items({"app": "cof
 
 created.lock()
 report["created_locked"] = created.is_locked()
+report["locked_items"] = collection_wrapper.get_property("Items")
 report["locked_errors"] = {
-    "items": error_name(lambda: collection_wrapper.get_property("Items")),
     # Raw calls: secretstorage would refuse these itself, before asking.
     "create_item": error_name(lambda: collection_wrapper.call(
         "CreateItem", "a{sv}(oayays)b",
@@ -129,6 +129,7 @@ report["locked_errors"] = {
         format_secret(session, b"x", "text/plain"), False)),
     "get_secret": error_name(lambda: DBusAddressWrapper(item.item_path, "org.freedesktop.Secret.Item", connection).call(
         "GetSecret", "o", session.object_path)),
+    "item_label": error_name(lambda: DBusAddressWrapper(item.item_path, "org.freedesktop.Secret.Item", connection).get_property("Label")),
 }
 report["created_unlock_dismissed"] = created.unlock()
 report["created_relocked"] = created.is_locked()

@@ -21,8 +21,11 @@ final class ProviderFixture {
     let provider: SecretServiceProvider
 
     /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start.
-    init(prompter: String? = nil, unlocked: Bool = true) throws {
+    /// the login vault at start. `onInterruption`: told when the provider stops serving.
+    init(
+        prompter: String? = nil, unlocked: Bool = true,
+        onInterruption: @escaping @Sendable (SecretServiceProvider.Interruption) -> Void = { _ in }
+    ) throws {
         bus = try PrivateBus()
         loginURL = folder.file("data/coffer/default.vault")
         login = try Vault.create(
@@ -31,7 +34,7 @@ final class ProviderFixture {
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
         var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: .seconds(20)) })
         configuration.busAddress = bus.address
-        provider = SecretServiceProvider(configuration: configuration, keeper: vaults)
+        provider = SecretServiceProvider(configuration: configuration, keeper: vaults, onInterruption: onInterruption)
         try provider.start()
     }
 
@@ -49,13 +52,16 @@ final class ProviderFixture {
     }
 
     /// Runs a client program on the bus.
-    func run(_ executable: String, _ arguments: [String], stdin: Data = Data(), extraEnvironment: [String: String?] = [:]) throws -> ChildProcess.Output {
+    func run(
+        _ executable: String, _ arguments: [String], stdin: Data = Data(), extraEnvironment: [String: String?] = [:],
+        timeout: Duration = .seconds(60)
+    ) throws -> ChildProcess.Output {
         guard executable.hasPrefix("/") || Self.which(executable) != nil else {
             throw MissingPrerequisite.error("\(executable) is not installed")
         }
         try FileManager.default.createDirectory(at: folder.file("home"), withIntermediateDirectories: true)
         return try ChildProcess.run(
-            executable, arguments, environment: environment.merging(extraEnvironment) { $1 }, stdin: stdin, timeout: .seconds(60))
+            executable, arguments, environment: environment.merging(extraEnvironment) { $1 }, stdin: stdin, timeout: timeout)
     }
 
     /// Runs Debian's python3 (with its python3-secretstorage, python3-keyring and jeepney).
@@ -65,6 +71,19 @@ final class ProviderFixture {
             throw MissingPrerequisite.error("a Python module is missing (scripts/bootstrap.sh test installs them): \(output.stderrText)")
         }
         return output
+    }
+
+    /// Locks the login collection (and the created ones with it), as `coffer lock` does: the
+    /// agent forgets the vault.
+    func lockLogin() {
+        vaults.forget(CollectionRegistry.realPath(loginURL.path))
+    }
+
+    /// Runs Fixtures/libsecret_client.c (libsecret's own C calls), built on first use.
+    func libsecret(_ arguments: [String]) throws -> ChildProcess.Output {
+        let client = try CProgram.build(
+            Self.fixtures.appendingPathComponent("libsecret_client.c"), named: "libsecret-client", packages: ["libsecret-1"])
+        return try run(client.path, arguments)
     }
 
     static func which(_ name: String) -> String? {

@@ -73,7 +73,7 @@ struct AgentCommand: ParsableCommand {
         func run() throws {
             let path = try AgentCommand.socketPath()
             if foreground { return try serve(path: path) }
-            if case .agent(let pid, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
+            if case .agent(let pid, _, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
@@ -112,7 +112,7 @@ struct AgentCommand: ParsableCommand {
             let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
             let deadline = Date().addingTimeInterval(5 + holdTime)
             while Date() < deadline {
-                if case .agent(_, _, let failures)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) {
+                if case .agent(_, _, let failures, _)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) {
                     for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
@@ -176,7 +176,7 @@ struct AgentCommand: ParsableCommand {
             var provider: SecretServiceProvider?
             if secretService {
                 do {
-                    provider = try startSecretService(serving: server.handler.vaults)
+                    provider = try startSecretService(for: server)
                 } catch {
                     close(listener)
                     if !activated { unlink(path) }
@@ -193,11 +193,27 @@ struct AgentCommand: ParsableCommand {
 
         /// The Secret Service on the agent's own held vaults. When it cannot start (the name
         /// taken), the agent does not start either, and says why (on the startup report too).
-        private func startSecretService(serving vaults: HeldVaults) throws -> SecretServiceProvider {
+        /// When its bus closes, the vaults it unlocked for the bus's clients are forgotten, and
+        /// the agent stops, unless it holds vaults for its socket's clients: then it goes on
+        /// without the bus, and says so in status.
+        private func startSecretService(for server: AgentServer) throws -> SecretServiceProvider {
             let configuration = SecretServiceProvider.Configuration(
                 loginVault: try agent.root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
-            let provider = SecretServiceProvider(configuration: configuration, keeper: vaults) {
-                Terminal.printError("coffer agent: another process took \(SecretServiceProvider.busName) over; the agent goes on without it")
+            let handler = server.handler
+            let provider = SecretServiceProvider(configuration: configuration, keeper: handler.vaults) { interruption in
+                switch interruption {
+                case .busClosed:
+                    handler.vaults.forgetFrontEndVaults()
+                    guard handler.vaults.holdsVaultsForSocketClients else {
+                        Terminal.printError("agent: the session bus closed; the agent stops")
+                        return server.stop()
+                    }
+                    handler.report(.busClosed)
+                    Terminal.printError("agent: the session bus closed; the agent goes on for the vaults it holds, serving its socket alone")
+                case .nameLost:
+                    handler.report(.nameLost)
+                    Terminal.printError("agent: the bus took \(SecretServiceProvider.busName) away; the agent serves its socket alone")
+                }
             }
             do throws(ProviderStartError) {
                 try provider.start()
@@ -205,6 +221,7 @@ struct AgentCommand: ParsableCommand {
                 StartupReport.write("\(error)")
                 throw CLIError(message: "\(error)", exitStatus: 69)
             }
+            handler.report(.serving)
             return provider
         }
     }
@@ -235,16 +252,18 @@ struct AgentCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
 
-        @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error).")
+        @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error), secretService (serving, busClosed or nameLost; absent without --secret-service).")
         var json = false
 
         func run() throws {
             let path = try AgentCommand.socketPath()
-            var report = StatusJSON(running: false, pid: nil, socket: path, vaults: [], holdFailures: [])
-            if case .agent(let pid, let vaults, let failures)? = try? AgentClient(path: path, timeout: .seconds(5)).send(.status) {
+            var report = StatusJSON(running: false, pid: nil, socket: path, vaults: [], holdFailures: [], secretService: nil)
+            var secretService: SecretServiceStatus?
+            if case .agent(let pid, let vaults, let failures, let service)? = try? AgentClient(path: path, timeout: .seconds(5)).send(.status) {
+                secretService = service
                 report = StatusJSON(
                     running: true, pid: pid, socket: path, vaults: vaults.map(StatusJSON.Vault.init),
-                    holdFailures: failures.map { StatusJSON.HoldFailureJSON(path: $0.path, error: $0.message) })
+                    holdFailures: failures.map { StatusJSON.HoldFailureJSON(path: $0.path, error: $0.message) }, secretService: service?.name)
             }
             if json {
                 try JSONOutput.write(report)
@@ -252,6 +271,7 @@ struct AgentCommand: ParsableCommand {
                 var lines = ["agent running (pid \(pid)) at \(TerminalText.escaped(path))"]
                 lines += report.vaults.map { "  \(TerminalText.escaped($0.path)) until \($0.expiresAt?.formatted(.iso8601) ?? "the agent stops")" }
                 lines += report.holdFailures.map { "  \(TerminalText.escaped($0.path)) not held: \(TerminalText.escaped($0.error))" }
+                if let secretService { lines.append("  Secret Service: \(secretService.summary)") }
                 try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))
             } else {
                 try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
@@ -289,6 +309,8 @@ struct AgentCommand: ParsableCommand {
             let socket: String
             let vaults: [Vault]
             let holdFailures: [HoldFailureJSON]
+            /// ``SecretServiceStatus/name``; absent for an agent without `--secret-service`.
+            let secretService: String?
         }
     }
 }
