@@ -46,8 +46,6 @@ struct PassphraseCredential: CredentialSource, SlotOpener {
     var kind: any KeySlotKind.Type { PassphraseSlot.self }
     var description: String { "passphrase(redacted)" }
 
-    func opener() throws(CofferError) -> any SlotOpener { self }
-
     func keyEncryptionKey(for row: SlotRow, vaultID: [UInt8]) throws(CofferError) -> SecureBytes? {
         guard let salt = row.parameters.salt, let cost = PassphraseSlot.cost(row.parameters) else {
             throw .corruptVault(reason: "passphrase slot without KDF parameters")

@@ -22,8 +22,6 @@ struct SecretServiceCredential: CredentialSource, SlotOpener {
     var kind: any KeySlotKind.Type { SecretServiceSlot.self }
     var description: String { "secretService" }
 
-    func opener() throws(CofferError) -> any SlotOpener { self }
-
     /// The Secret Service's item for the slot; `nil` when it holds none.
     func keyEncryptionKey(for row: SlotRow, vaultID: [UInt8]) throws(CofferError) -> SecureBytes? {
         try keys.fetch(vaultID: VaultFormat.hexIdentifier(vaultID), slot: row.id)

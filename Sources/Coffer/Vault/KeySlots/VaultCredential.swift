@@ -29,3 +29,8 @@ protocol CredentialSource: Sendable {
     /// checked. Reading is the only I/O.
     func opener() throws(CofferError) -> any SlotOpener
 }
+
+extension CredentialSource where Self: SlotOpener {
+    /// A credential that needs no reading or checking is its own opener.
+    func opener() throws(CofferError) -> any SlotOpener { self }
+}
