@@ -80,6 +80,18 @@ final class SlotCommandTests: CLITestCase {
                       message: "invalid argument: cannot remove the last key slot")
     }
 
+    /// `slots add` takes exactly one kind of slot, and names each kind's option when it is not given one.
+    func testSlotsAddTakesExactlyOneKind() throws {
+        try initVault()
+        let message = "give exactly one of --add-keyfile, --add-passphrase, --add-secret-service or --add-systemd-creds"
+        for arguments in [[], ["--add-passphrase", "--add-secret-service"]] {
+            let refused = try coffer(["slots", "add"] + arguments)
+            XCTAssertEqual(refused.status, 64, refused.stderrText)
+            XCTAssertTrue(refused.stderrText.contains(message), refused.stderrText)
+        }
+        XCTAssertEqual(try coffer(["slots"]).stdoutText.split(separator: "\n").count, 1, "nothing was added")
+    }
+
     /// `rotate-key` with every slot's credential re-keys the vault; items stay readable by both.
     func testRotateKey() throws {
         try initVault()

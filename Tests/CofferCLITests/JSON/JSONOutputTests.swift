@@ -66,6 +66,19 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual((vault["slots"] as? [[String: Any]])?.first?["kind"] as? String, "passphrase")
     }
 
+    /// Each slot shows only what its kind has: a passphrase slot its `kdf`, a key-file slot no
+    /// more than its id, kind and creation time (`-` in the text's third column).
+    func testSlotsShowOnlyWhatTheirKindHas() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", folder.file("k.key").path]).status, 0)
+        let slots = try array(try coffer(["slots", "--json"]))
+        XCTAssertEqual(slots.map { Set($0.keys) }, [["id", "kind", "kdf", "created"], ["id", "kind", "created"]])
+        let lines = try coffer(["slots"]).stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(lines.map { $0.count }, [4, 4])
+        XCTAssertTrue(lines[0][2].hasPrefix("argon2id ops="), lines[0][2])
+        XCTAssertEqual(lines[1][1...2], ["keyfile", "-"])
+    }
+
     func testCheckJSONListsProblemsAndExits3() throws {
         try initVault()
         XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("v".utf8)).status, 0)

@@ -21,7 +21,7 @@ extension Vault {
     /// timeout); if it fails or times out, the vault is unchanged too.
     @discardableResult
     public func addKeySlot(_ credential: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) -> KeySlot {
-        let opener = try SlotOpener(credential)
+        let opener = try credential.source.opener()
         let keys = try withUnlockedKeys { _, keys throws(CofferError) in keys }
         let existing = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
         let slotCost = cost ?? existing.strongestPassphraseCost(or: configuration.passphraseCost)
@@ -33,13 +33,11 @@ extension Vault {
                 guard rows.count < SlotRow.maxSlots else {
                     throw .invalidArgument(reason: "a vault has at most \(SlotRow.maxSlots) key slots")
                 }
-                if opener.kind == .passphrase { try UnlockBudget.checkChange(rows.passphraseCosts + [slotCost]) }
-                if opener.kind == .systemdCreds {
-                    // The credential names its slot, so the id is known before the insert; the
-                    // write lock held since BEGIN IMMEDIATE keeps it free meanwhile.
-                    row.id = try SlotRow.nextID(connection)
-                    try opener.seal(kek, into: &row, vaultID: vaultID)
-                }
+                try opener.kind.checkAdding(row.parameters, to: rows)
+                // A kind may bind the slot's id into what it seals, so the id is known before
+                // the insert; the write lock held since BEGIN IMMEDIATE keeps it free meanwhile.
+                row.id = try SlotRow.nextID(connection)
+                try opener.seal(kek, into: &row, vaultID: vaultID)
                 let id = try row.insert(connection)
                 try opener.keep(kek, forSlot: id, vaultID: vaultID)
                 return id
@@ -71,45 +69,7 @@ extension Vault {
             Self.truncateLog(connection)
             return removed
         }
-        if removed.knownKind == .secretService {
-            _ = try? SecretServiceKeyStore(configuration: secretService).delete(vaultID: self.id, slot: removed.id)
-        }
-    }
-
-    /// Changes the passphrase of the slot that `old` opens. Only that slot's wrapping of the
-    /// vault key is rewritten, so the cost does not depend on the number of items. Works while locked.
-    ///
-    /// The slot keeps its Argon2id cost unless `cost` gives another; the slots must stay within
-    /// the ``UnlockBudget``. Both credentials must be passphrases.
-    ///
-    /// Someone who copied the vault file before the change can still open that copy with the
-    /// old passphrase; call ``rotateVaultKey(credentials:)`` when the old passphrase leaked.
-    public func changePassphrase(from old: VaultCredential, to new: VaultCredential, cost: PassphraseCost? = nil) throws(CofferError) {
-        guard old.isPassphrase, new.isPassphrase else {
-            throw .invalidArgument(reason: "changePassphrase takes two passphrases")
-        }
-        let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
-        let opened = try SlotOpener(old).unwrap(rows, vaultID: vaultID)
-        let slotCost = cost ?? opened.slot.cost ?? configuration.passphraseCost
-        try UnlockBudget.checkChange(rows.filter { $0.id != opened.slot.id }.passphraseCosts + [slotCost])
-        var replacement = try SlotOpener(new).makeSlot(
-            wrapping: opened.vaultKey, vaultID: vaultID, cost: slotCost, now: configuration.now()).row
-        replacement.id = opened.slot.id
-        let replaced = try withConnection { connection throws(CofferError) in
-            let replaced = try connection.transaction { () throws(CofferError) in
-                try replacement.replace(previous: opened.slot.wrappedKey, connection)
-            }
-            Self.truncateLog(connection)
-            return replaced
-        }
-        guard replaced else {
-            throw .storageUnavailable(reason: "the key slot changed during the passphrase change; try again")
-        }
-    }
-
-    /// Changes a passphrase given as text; see ``changePassphrase(from:to:cost:)-(VaultCredential,_,_)``.
-    public func changePassphrase(from old: String, to new: String, cost: PassphraseCost? = nil) throws(CofferError) {
-        try changePassphrase(from: .passphrase(old), to: .passphrase(new), cost: cost)
+        removed.knownKind?.forget(removed, vaultID: vaultID, secretService: secretService)
     }
 
     /// Replaces the vault key with a new random one: every item is re-encrypted and re-indexed,
@@ -120,19 +80,17 @@ extension Vault {
     /// ``CofferError/integrityFailure`` and changes nothing if any record is unreadable.
     /// Other processes that have the vault unlocked find it locked afterwards.
     public func rotateVaultKey(credentials: [VaultCredential]) throws(CofferError) {
-        let openers = try credentials.map { credential throws(CofferError) in try SlotOpener(credential) }
+        let openers = try credentials.map { credential throws(CofferError) in try credential.source.opener() }
         let current = try withUnlockedKeys { _, keys throws(CofferError) in keys }
         let rows = try withConnection { connection throws(CofferError) in try SlotRow.all(connection) }
 
         let next = VaultKeys.generate()
         var rewrapped: [(row: SlotRow, wrapped: [UInt8])] = []
         for row in rows {
-            guard let kind = row.knownKind,
-                  let kek = try keyEncryptionKey(opening: row, kind: kind, with: openers, expecting: current.vaultKey)
-            else {
+            guard let kek = try keyEncryptionKey(opening: row, with: openers, expecting: current.vaultKey) else {
                 throw .invalidArgument(reason: "key slot \(row.id) (\(row.kind)) is not opened by any credential given")
             }
-            rewrapped.append((row, SlotOpener.wrap(next.vaultKey, kek: kek, kind: kind, vaultID: vaultID)))
+            rewrapped.append((row, SlotRow.wrap(next.vaultKey, kek: kek, kind: row.kind, vaultID: vaultID)))
         }
 
         let now = configuration.now()
@@ -168,12 +126,11 @@ extension Vault {
 
     /// The KEK of `row`, if one of `openers` opens it to `vaultKey`.
     private func keyEncryptionKey(
-        opening row: SlotRow, kind: KeySlotKind, with openers: [SlotOpener], expecting vaultKey: SecureBytes
+        opening row: SlotRow, with openers: [any SlotOpener], expecting vaultKey: SecureBytes
     ) throws(CofferError) -> SecureBytes? {
-        for opener in openers where opener.kind == kind {
+        for opener in openers where opener.kind.name == row.kind {
             guard let kek = try opener.keyEncryptionKey(for: row, vaultID: vaultID) else { continue }
-            let associatedData = VaultFormat.slotAssociatedData(vaultID: vaultID, kind: kind)
-            if AEAD.openSecret(row.wrappedKey, key: kek, associatedData: associatedData) == vaultKey { return kek }
+            if row.vaultKey(kek: kek, vaultID: vaultID) == vaultKey { return kek }
         }
         return nil
     }

@@ -1,6 +1,7 @@
 /// A `systemd-creds` slot's key-encryption key, sealed by `systemd-creds encrypt`, with the TPM2
-/// device to open it on (docs/vault-format.md, 4.5). Stored in the slot row: the credential in
-/// `salt`, and `systemd-creds` (with `;tpm2-device=` and the device, when one was named) in `kdf`.
+/// device to open it on (docs/vault-format.md, 4.5). Stored in the slot's parameters: the
+/// credential in `salt`, and `systemd-creds` (with `;tpm2-device=` and the device, when one was
+/// named) in `kdf`.
 struct SealedKEK: Sendable {
     /// The credential as `systemd-creds encrypt` wrote it.
     var credential: [UInt8]
@@ -10,9 +11,9 @@ struct SealedKEK: Sendable {
     static let kdfName = "systemd-creds"
     private static let devicePrefix = kdfName + ";tpm2-device="
 
-    /// The `kdf` column.
-    var kdfColumn: String {
-        tpm2Device.map { Self.devicePrefix + $0 } ?? Self.kdfName
+    /// The slot's parameters: `kdf` and `salt`.
+    var parameters: SlotParameters {
+        SlotParameters(kdf: tpm2Device.map { Self.devicePrefix + $0 } ?? Self.kdfName, salt: credential)
     }
 
     /// The slot's binding as `coffer slots` shows it.
@@ -21,10 +22,12 @@ struct SealedKEK: Sendable {
         return SystemdCredentials.Binding(keySource: header.keySource, pcrs: header.pcrs, tpm2Device: tpm2Device)
     }
 
-    /// Reads the `kdf` and `salt` columns of a `systemd-creds` slot; `nil` when they break the
-    /// format's rules.
-    init?(kdf: String?, credential: [UInt8]?) {
-        guard let kdf, let credential, (1...SystemdCredsTool.maxCredentialLength).contains(credential.count) else { return nil }
+    /// Reads the `kdf` and `salt` of a `systemd-creds` slot's parameters; `nil` when they break
+    /// the format's rules.
+    init?(_ parameters: SlotParameters) {
+        guard let kdf = parameters.kdf, let credential = parameters.salt,
+              (1...SystemdCredsTool.maxCredentialLength).contains(credential.count)
+        else { return nil }
         if kdf == Self.kdfName {
             tpm2Device = nil
         } else if kdf.hasPrefix(Self.devicePrefix) {

@@ -24,20 +24,16 @@ public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible
     public let kind: Kind
     /// When the slot was added.
     public let created: Date
+    /// The slot's `kind` column: `passphrase`, `keyfile`, `key`, `secret-service`,
+    /// `systemd-creds`, or a kind this version does not know (docs/vault-format.md, 4.1).
+    package let kindName: String
+    /// What ``description`` says after the slot number, as the slot's kind words it.
+    let summary: String
 
     /// Whether `systemd-creds` opens the slot.
     public var isSystemdCredential: Bool {
         if case .systemdCredential = kind { true } else { false }
     }
 
-    public var description: String {
-        switch kind {
-        case .passphrase(let cost): "slot \(id): passphrase, \(cost)"
-        case .keyFile: "slot \(id): key file"
-        case .key: "slot \(id): key"
-        case .secretService: "slot \(id): Secret Service"
-        case .systemdCredential(let binding): "slot \(id): systemd-creds, \(binding)"
-        case .other(let name): "slot \(id): \(name) (unknown kind)"
-        }
-    }
+    public var description: String { "slot \(id): \(summary)" }
 }
