@@ -140,12 +140,13 @@ final class SecretServiceObjects: ObjectTree {
         return (collection, rowKey, item)
     }
 
-    /// Runs `body` on the collection's unlocked vault. A vault that finds itself locked (another
-    /// process rotated its key) is forgotten, and the caller told `IsLocked`.
-    func withVault<R>(_ collection: ServedCollection, _ body: (Vault) throws(CofferError) -> R) throws(DBusError) -> R {
+    /// Runs `body` on the collection's unlocked vault, as clients may see it (``ClientVault``:
+    /// without the provider's own records). A vault that finds itself locked (another process
+    /// rotated its key) is forgotten, and the caller told `IsLocked`.
+    func withVault<R>(_ collection: ServedCollection, _ body: (ClientVault) throws(CofferError) -> R) throws(DBusError) -> R {
         guard let vault = registry.vault(of: collection) else { throw .isLocked() }
         do throws(CofferError) {
-            return try body(vault)
+            return try body(ClientVault(vault))
         } catch .locked {
             registry.lock(collection)
             throw .isLocked()

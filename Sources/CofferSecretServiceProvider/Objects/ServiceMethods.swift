@@ -37,7 +37,8 @@ extension SecretServiceObjects {
     }
 
     /// A new vault-backed collection, or the one `alias` names already. Never prompts: the
-    /// new vault's key goes into the login collection, which must be unlocked.
+    /// new vault's key goes into the provider's records in the login vault, which must be
+    /// unlocked.
     private func createCollection(properties: [String: Variant], alias: String) throws(DBusError) -> [Variant] {
         if !alias.isEmpty, let existing = registry.collection(forAlias: alias) {
             return [.objectPath(existing.path), .objectPath(ObjectPaths.none)]
