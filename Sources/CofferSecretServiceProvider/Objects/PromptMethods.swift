@@ -72,6 +72,6 @@ extension SecretServiceObjects {
             }
             try? exportCollections()
         }
-        bus.emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
+        emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
     }
 }

@@ -151,6 +151,43 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).stdoutText, "v")
     }
 
+    /// A bus that is not the user's own, the way `coffer agent start --secret-service` meets it:
+    /// a socket of another user (uid 65534, whose bus admits every user) is refused, naming its
+    /// owner; `autolaunch:` is refused without running `dbus-launch` (a stand-in on `PATH` would
+    /// leave a mark; `DISPLAY` is set, as GDBus autolaunches only with one); `unixexec:` is refused
+    /// without running its program. Each exits 69 with one clear line, and leaves no agent.
+    /// Before, `autolaunch:` ran `dbus-launch`, and another user's bus was served.
+    func testABusThatIsNotTheUsersOwnIsRefused() throws {
+        try initVault()
+        let mark = folder.file("ran")
+        let bin = folder.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: false)
+        try "#!/bin/sh\ntouch '\(mark.path)'\nexit 1\n".write(to: bin.appendingPathComponent("dbus-launch"), atomically: false, encoding: .utf8)
+        chmod(bin.appendingPathComponent("dbus-launch").path, 0o700)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        var cases: [(address: String, says: String)] = [
+            ("autolaunch:", "the session bus address \"autolaunch:\" starts a program or asks another service where the bus is"),
+            ("unixexec:path=/bin/sh,argv1=-c,argv2=touch%20\(mark.path)", "starts a program or asks another service where the bus is"),
+        ]
+        var theirs: PrivateBus?
+        if geteuid() == 0 {
+            theirs = try PrivateBus(users: PrivateBus.Users(everyone: true, daemon: 65534))
+            cases.append((theirs!.address, "belongs to uid 65534, not to this user (uid 0); the Secret Service runs only on the user's own bus"))
+        }
+        for (address, says) in cases {
+            let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": path, "DISPLAY": ":99"])
+            XCTAssertEqual(start.status, 69, "\(address): \(start.stderrText)")
+            XCTAssertTrue(start.stderrText.hasPrefix("coffer: ") && start.stderrText.contains(says), "\(address): \(start.stderrText)")
+            XCTAssertEqual(start.stderrText.split(separator: "\n").count, 1, start.stderrText)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: mark.path), "\(address) ran a program")
+            if try coffer(["agent", "status"]).status == 0 {
+                XCTFail("\(address): an agent was left running")
+                stopAgent()
+            }
+        }
+        if let theirs { XCTAssertFalse(try theirs.hasOwner("org.freedesktop.secrets")) }
+    }
+
     /// The user unit (contrib/systemd/coffer-secret-service.service) passes `systemd-analyze
     /// verify`, waits for the bus name, and replaces the plain agent's units.
     func testTheUserUnitVerifies() throws {

@@ -22,10 +22,10 @@ final class ProviderFixture {
     private(set) var provider: SecretServiceProvider
 
     /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start. `beforeStart` runs once
+    /// the login vault at start. `users`: who may connect to the bus. `beforeStart` runs once
     /// the login vault exists, before the provider starts (to lay out what it should find).
-    init(prompter: String? = nil, unlocked: Bool = true, beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in }) throws {
-        bus = try PrivateBus()
+    init(prompter: String? = nil, unlocked: Bool = true, users: PrivateBus.Users = PrivateBus.Users(), beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in }) throws {
+        bus = try PrivateBus(users: users)
         loginURL = folder.file("data/coffer/default.vault")
         login = try Vault.create(
             at: loginURL, with: .passphrase(Self.loginPassphrase),
