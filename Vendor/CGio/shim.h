@@ -1,4 +1,6 @@
 #include <gio/gio.h>
+// malloc_trim, with which the provider gives back the memory GDBus took for a large message.
+#include <malloc.h>
 
 // GDBus, the D-Bus implementation in gio, for the Secret Service provider. libsecret, which
 // Coffer already links, is built on it. Swift cannot use C macros over casts or C variadic

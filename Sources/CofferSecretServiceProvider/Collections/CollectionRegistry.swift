@@ -16,6 +16,8 @@ import Glibc
 final class CollectionRegistry {
     static let loginName = "login"
     static let loginLabel = "Login"
+    /// At most this many created collections exist at once (`CreateCollection` is refused past it).
+    static let maxCreated = 128
 
     private let loginURL: URL
     private let keeper: any VaultKeeper
@@ -136,10 +138,19 @@ final class CollectionRegistry {
     /// The provider's folder, beside the login vault.
     var folder: ProviderFolder { ProviderFolder(loginVaultPath: loginPath) }
 
+    /// How many created collections exist.
+    var createdCount: Int {
+        refreshCreated()
+        return created.count
+    }
+
     /// Makes a new collection labelled `label`: a new vault in the provider's folder, whose
     /// random key becomes a record in the login vault, which must be unlocked.
     func create(label: String) throws(DBusError) -> ServedCollection {
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked("the login collection is locked; unlock it first") }
+        guard createdCount < Self.maxCreated else {
+            throw .limitsExceeded("there are \(Self.maxCreated) created collections; delete one first")
+        }
         let folder = folder
         let names = Set(all().map(\.name))
         let base = ObjectPaths.element(fromLabel: label)

@@ -162,6 +162,8 @@ final class ObjectExport {
     private enum Trampolines {
         static let methodCall: GDBusInterfaceMethodCallFunc = { _, sender, path, interface, method, parameters, invocation, userData in
             guard let invocation else { return }
+            let size = parameters.map { Int(g_variant_get_size($0)) } ?? 0
+            defer { LargeCallMemory.release(afterCallOf: size) }
             let export = ObjectExport.from(userData)
             let sender = sender.map { String(cString: $0) } ?? ""
             guard export.tree.admits(sender) else {

@@ -63,6 +63,17 @@ extension SecretServiceObjects {
     /// now unlocked. A prompt already finished or dismissed is not completed twice.
     func finishPrompt(_ path: String, opened: [(ServedCollection, Vault)], dismissed: Bool) {
         guard let prompt = prompts.remove(path) else { return }
+        complete(prompt, opened: opened, dismissed: dismissed)
+    }
+
+    /// Ends a prompt that went to make room for another (``PromptTable``): dismissed.
+    func endEvicted(_ prompt: PendingPrompt) {
+        prompt.run?.cancel()
+        complete(prompt, opened: [], dismissed: true)
+    }
+
+    private func complete(_ prompt: PendingPrompt, opened: [(ServedCollection, Vault)], dismissed: Bool) {
+        let path = prompt.path
         for (collection, vault) in opened { registry.hold(vault, for: collection) }
         var unlocked = prompt.alreadyUnlocked
         if !dismissed {

@@ -18,6 +18,8 @@ final class SecretServiceObjects: ObjectTree {
     private var introspection: IntrospectionFilter?
     var sessions = SessionTable()
     var prompts = PromptTable()
+    /// How many collections each connection has created while connected.
+    var collectionsCreated: [String: Int] = [:]
     /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
     /// read of the record answers them all. Dropped when the loop goes idle and on every write.
     var propertyItem: (path: String, attributes: ItemAttributes)?
@@ -48,6 +50,7 @@ final class SecretServiceObjects: ObjectTree {
             guard name.hasPrefix(":") else { return }
             guard arguments.child(2).string.isEmpty else { return peers.joined(name) }
             peers.left(name)
+            collectionsCreated[name] = nil
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
         }

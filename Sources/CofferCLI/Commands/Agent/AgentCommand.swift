@@ -166,6 +166,7 @@ struct AgentCommand: ParsableCommand {
         /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
         /// cannot be taken, the agent does not start.
         private func serve(path: String) throws {
+            if secretService { SystemAllocator.restartIfNeeded() }
             SecretVariables.scrub()
             OpenFileLimit.raiseToHardLimit()
             let environment = ProcessInfo.processInfo.environment
