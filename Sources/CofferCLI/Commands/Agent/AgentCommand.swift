@@ -166,6 +166,7 @@ struct AgentCommand: ParsableCommand {
         /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
         /// cannot be taken, the agent does not start.
         private func serve(path: String) throws {
+            if secretService { SystemAllocator.restartIfNeeded() }
             SecretVariables.scrub()
             OpenFileLimit.raiseToHardLimit()
             let environment = ProcessInfo.processInfo.environment
@@ -231,17 +232,23 @@ struct AgentCommand: ParsableCommand {
 
         func run() throws {
             let path = try AgentCommand.socketPath()
+            let client = AgentClient(path: path, timeout: .seconds(5))
+            var pid: pid_t?
             do throws(AgentSocket.Unreachable) {
-                _ = try AgentClient(path: path, timeout: .seconds(5)).send(.stop)
+                if case .agent(let agentPID, _, _, _) = try client.send(.ping) { pid = agentPID }
+                _ = try client.send(.stop)
             } catch .noAgent, .stale {
                 throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
             } catch {
                 throw CLIError(error)
             }
-            // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
-            // the next command finds no agent rather than one on its way out.
+            // The agent has forgotten every vault; wait (briefly) until it has exited, so the
+            // next command finds no agent rather than one on its way out, and the names it owned
+            // on the session bus are released.
             for _ in 0..<250 {
-                guard (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil else { break }
+                let answers = (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil
+                let exists = pid.map { kill($0, 0) == 0 || errno != ESRCH } ?? false
+                guard answers || exists else { break }
                 usleep(20_000)
             }
             try StandardStreams.printLine("agent stopped")
