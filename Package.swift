@@ -79,7 +79,7 @@ let package = Package(
             pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
 
         // What every Coffer target builds on, the client and the dev backend alike: a mutex that
-        // ThreadSanitizer sees (Guarded) and duration conversions. No other dependency.
+        // ThreadSanitizer sees (Guarded), duration conversions, zeroing secret memory. No other dependency.
         .target(name: "CofferBase"),
         .target(name: "Coffer", dependencies: ["CofferBase", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
@@ -148,7 +148,7 @@ let package = Package(
         // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
         .executableTarget(
             name: "git-credential-coffer",
-            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "docker-credential-coffer",
             dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
@@ -180,6 +180,7 @@ let package = Package(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",

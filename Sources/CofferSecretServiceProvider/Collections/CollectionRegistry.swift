@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 
@@ -84,7 +85,7 @@ final class CollectionRegistry {
         guard collection.kind == .created, !lockedCreated.contains(collection.name), let login = keeper.vault(at: loginPath) else { return nil }
         do throws(CofferError) {
             guard var key = try login.secret(for: keyItem(collection.name)), key.count == 32 else { return nil }
-            defer { key.resetBytes(in: 0..<key.count) }
+            defer { SecretMemory.zero(&key) }
             let vault = try Vault.open(at: URL(fileURLWithPath: collection.vaultPath), unlock: .key(SecureBytes(copying: key)))
             keeper.keep(vault, at: Self.realPath(collection.vaultPath), for: lifetime)
             return vault
