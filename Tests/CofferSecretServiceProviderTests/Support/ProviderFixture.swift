@@ -20,16 +20,16 @@ final class ProviderFixture {
     let login: Vault
     let provider: SecretServiceProvider
 
-    /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start.
-    init(prompter: String? = nil, unlocked: Bool = true) throws {
+    /// `prompter`: the `--prompter` command (`nil`: none), given `prompterTimeout` to answer.
+    /// `unlocked`: whether the agent holds the login vault at start.
+    init(prompter: String? = nil, prompterTimeout: Duration = .seconds(20), unlocked: Bool = true) throws {
         bus = try PrivateBus()
         loginURL = folder.file("data/coffer/default.vault")
         login = try Vault.create(
             at: loginURL, with: .passphrase(Self.loginPassphrase),
             configuration: Vault.Configuration(passphraseCost: PassphraseCost(operations: 1, memoryBytes: 64 * 1024)))
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
-        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: .seconds(20)) })
+        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: prompterTimeout) })
         configuration.busAddress = bus.address
         provider = SecretServiceProvider(configuration: configuration, keeper: vaults)
         try provider.start()
