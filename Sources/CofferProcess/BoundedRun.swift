@@ -16,6 +16,7 @@ extension ChildCommand {
         input: ChildInput = .nullDevice, output: UnsafeMutableRawBufferPointer, errors: ChildErrorStream = .captured,
         errorLimit: Int = ChildCommand.errorLimit, until deadline: ContinuousClock.Instant, cancellation: ChildCancellation? = nil
     ) throws(ChildRunFailure) -> ChildRunOutcome {
+        guard cancellation?.isCancelled != true else { throw .cancelled }
         var parentEnds: [Int32] = []
         var childEnds: [Int32] = []
         defer { (parentEnds + childEnds).forEach { close($0) } }
