@@ -105,8 +105,7 @@ public final class SoftwareTPM: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if !canBind(port) && !canBind(port + 1) { return true }
-            var status: Int32 = 0
-            if waitpid(process.pid, &status, WNOHANG) == process.pid { return false }
+            if process.hasEnded { return false }
             usleep(20_000)
         }
         return false

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 extension Vault: CredentialStore {
@@ -44,12 +45,12 @@ extension Vault: CredentialStore {
             if kept == nil, let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
                 created = old.created
             }
-            wipe(&plaintext)
+            SecretMemory.zero(&plaintext)
         }
         let attributes = ItemAttributes(id: id, options: options, created: created, modified: now)
         var plaintext = ItemRecord.encode(attributes, secret: secret)
         let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
-        wipe(&plaintext)
+        SecretMemory.zero(&plaintext)
         try connection.with(
             "INSERT INTO items (row_key, record) VALUES (?1, ?2) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record"
         ) { statement throws(CofferError) in
@@ -77,7 +78,7 @@ extension Vault: CredentialStore {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
             guard var opened = try openRecord(at: address, connection, keys) else { return nil }
-            defer { wipe(&opened.plaintext) }
+            defer { SecretMemory.zero(&opened.plaintext) }
             let decoded = try checkedDecode(opened, keys)
             guard !decoded.attributes.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
@@ -231,7 +232,7 @@ extension Vault: CredentialStore {
                     scan.unreadable += 1
                     continue
                 }
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 guard let attributes = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes else {
                     scan.unreadable += 1
                     continue

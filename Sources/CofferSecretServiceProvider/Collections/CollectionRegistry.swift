@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 

@@ -240,5 +240,5 @@ extension SecureBytes {
 
 extension Data {
     /// Overwrites the bytes with zeros.
-    mutating func wipe() { resetBytes(in: 0..<count) }
+    mutating func wipe() { SecretMemory.zero(&self) }
 }

@@ -59,7 +59,8 @@ final class OpenIDCommandsTests: XCTestCase {
     /// that leads to the authorization URL, never on the URL itself: another local user can
     /// read every command line in /proc, and the URL carries the login's `state`. A stand-in
     /// `xdg-open` on PATH, then a `$BROWSER` with `%s`, record their argv; neither holds the
-    /// state, and the page is removed once the login ends.
+    /// state, and the page is removed once the login ends. The browser gets the session's
+    /// environment (`DISPLAY`) but no `COFFER_*` variable (here `COFFER_VAULT`, `COFFER_KEYFILE`).
     func testTheBrowserIsOpenedOnAPrivatePageNeverOnTheURL() async throws {
         let bin = TemporaryFolder()
         for (name, browser) in [("xdg-open", nil), ("my-browser", "my-browser --new-window %s:xdg-open")] as [(String, String?)] {
@@ -67,6 +68,7 @@ final class OpenIDCommandsTests: XCTestCase {
             let opener = """
                 #!/bin/sh
                 for word in "$0" "$@"; do printf '%s\n' "$word"; done > '\(record.path).argv'
+                env | cut -d= -f1 > '\(record.path).environment'
                 page=$(for word in "$@"; do :; done; printf '%s' "$word")
                 stat -c %a "$page" > '\(record.path).mode'
                 cp "$page" '\(record.path).page'
@@ -91,6 +93,9 @@ final class OpenIDCommandsTests: XCTestCase {
             XCTAssertFalse(argv.contains("code_challenge"), argv)
             if browser != nil { XCTAssertTrue(argv.contains("--new-window\n"), "$BROWSER's own words are kept: \(argv)") }
             XCTAssertEqual(try String(contentsOf: URL(fileURLWithPath: record.path + ".mode"), encoding: .utf8), "600\n")
+            let names = try String(contentsOf: URL(fileURLWithPath: record.path + ".environment"), encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(names.filter { $0.hasPrefix("COFFER_") }, [], "\(name): no COFFER_ variable reaches the browser")
+            XCTAssertTrue(names.contains("DISPLAY"), "\(name): the session's variables do")
             let page = try String(contentsOf: URL(fileURLWithPath: record.path + ".page"), encoding: .utf8)
             XCTAssertTrue(page.contains(url.absoluteString.replacingOccurrences(of: "&", with: "&amp;")), "the page leads to the URL")
             let pagePath = try String(contentsOf: record, encoding: .utf8)

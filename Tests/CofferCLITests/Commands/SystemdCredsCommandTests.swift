@@ -76,7 +76,7 @@ final class SystemdCredsCommandTests: CLITestCase {
         let withFallback = ["--unlock", "systemd-creds,passphrase", "get", "mail", "ada"]
 
         // systemd-creds missing: 69.
-        let noTools: [String: String?] = ["PATH": folder.file("empty").path]
+        let noTools: [String: String?] = ["COFFER_TEST_SYSTEMD_CREDS": folder.file("empty/systemd-creds").path]
         assertFailure(try coffer(machineOnly, environment: noPerson.merging(noTools) { $1 }), status: 69,
                       message: "systemd-creds is not installed (it comes with systemd 250 or later)")
         XCTAssertEqual(try coffer(withFallback, environment: noTools).stdoutText, "first")
@@ -111,6 +111,27 @@ final class SystemdCredsCommandTests: CLITestCase {
             let refused = try coffer(["slots", "add", "--add-systemd-creds", "--with-key", "tpm2", "--tpm2-pcrs", pcrs])
             XCTAssertEqual(refused.status, 64, "\(pcrs): \(refused.stderrText)")
         }
+    }
+
+    /// systemd-creds never sees `COFFER_PASSPHRASE`, though `coffer` has it while it adds a
+    /// host-key slot and opens the vault through it: a stand-in that runs the real one records
+    /// the names of the variables it gets.
+    func testSystemdCredsNeverSeesThePassphraseVariable() throws {
+        let hostKey = try HostKey()
+        try initVaultWithItem()
+        let record = folder.file("systemd-creds.variables")
+        let real = try XCTUnwrap(["/usr/bin/systemd-creds", "/bin/systemd-creds"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let standIn = folder.file("systemd-creds")
+        try "#!/bin/sh\nenv | cut -d= -f1 >> '\(record.path)'\nexec \(real) \"$@\"\n".write(to: standIn, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: standIn.path)
+        let environment = hostKey.environment.merging(["COFFER_TEST_SYSTEMD_CREDS": standIn.path]) { $1 }
+
+        try addSlot(["--with-key", "host"], environment: environment)
+        let get = try coffer(["--unlock", "systemd-creds,passphrase", "get", "mail", "ada"], environment: environment)
+        XCTAssertEqual(get.stdoutText, "first", get.stderrText)
+        let names = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(names.filter { $0 == "SYSTEMD_CREDENTIAL_SECRET" }.count, 2, "the stand-in ran for the add and the get")
+        XCTAssertEqual(names.filter { $0.hasPrefix("COFFER_") }, [], "no COFFER_ variable reaches systemd-creds")
     }
 
     func testKillDuringSlotsAddLeavesAVaultTheOldSlotsOpen() throws {

@@ -22,13 +22,13 @@ final class ProviderFixture {
     private let onInterruption: @Sendable (SecretServiceProvider.Interruption) -> Void
     private(set) var provider: SecretServiceProvider
 
-    /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start. `users`: who may connect to the bus. `beforeStart` runs once
-    /// the login vault exists, before the provider starts (to lay out what it should find).
-    /// `onInterruption`: told when the provider stops serving.
+    /// `prompter`: the `--prompter` command (`nil`: none), given `prompterTimeout` to answer.
+    /// `unlocked`: whether the agent holds the login vault at start. `users`: who may connect to
+    /// the bus. `beforeStart` runs once the login vault exists, before the provider starts (to lay
+    /// out what it should find). `onInterruption`: told when the provider stops serving.
     init(
-        prompter: String? = nil, unlocked: Bool = true, users: PrivateBus.Users = PrivateBus.Users(),
-        beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in },
+        prompter: String? = nil, prompterTimeout: Duration = .seconds(20), unlocked: Bool = true,
+        users: PrivateBus.Users = PrivateBus.Users(), beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in },
         onInterruption: @escaping @Sendable (SecretServiceProvider.Interruption) -> Void = { _ in }
     ) throws {
         bus = try PrivateBus(users: users)
@@ -38,7 +38,7 @@ final class ProviderFixture {
             configuration: Vault.Configuration(passphraseCost: PassphraseCost(operations: 1, memoryBytes: 64 * 1024)))
         try beforeStart(Layout(loginURL: loginURL, login: login))
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
-        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: .seconds(20)) })
+        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: prompterTimeout) })
         configuration.busAddress = bus.address
         self.configuration = configuration
         self.onInterruption = onInterruption

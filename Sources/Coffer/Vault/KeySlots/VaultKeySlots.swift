@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 extension Vault {
@@ -143,7 +144,7 @@ extension Vault {
         guard var plaintext = openSealed(record.sealed, rowKey: record.rowKey, old) else {
             throw .integrityFailure
         }
-        defer { wipe(&plaintext) }
+        defer { SecretMemory.zero(&plaintext) }
         let rowKey = new.rowKey(for: record.attributes.id)
         let resealed = AEAD.seal(
             plaintext, key: new.recordKey, associatedData: itemAssociatedDataPrefix + rowKey)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferAgent
 import CofferCommandLine
+import CofferProcess
 import CofferSecretServiceProvider
 import Foundation
 import Glibc
@@ -38,10 +39,6 @@ struct AgentCommand: ParsableCommand {
                 """)
         @ParentCommand var agent: AgentCommand
 
-        /// glibc's POSIX_SPAWN_SETSID (a GNU extension the Glibc module does not export): the agent
-        /// leads a session of its own, apart from the terminal that started it.
-        static let posixSpawnSetSID: Int16 = 0x80
-
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
@@ -77,36 +74,31 @@ struct AgentCommand: ParsableCommand {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            posix_spawnattr_setflags(&attributes, Self.posixSpawnSetSID)
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
-            var report: [Int32] = [-1, -1]
-            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: 70) }
-            for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            defer { close(report[0]) }
-            posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
-            var arguments = [executable] + forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            let report: (read: Int32, write: Int32)
+            do throws(ChildSpawnFailure) {
+                report = try DescriptorPair.pipe()
+            } catch {
+                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+            }
+            defer { close(report.read) }
+            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
                 + heldPaths.flatMap { ["--hold", $0] }
             if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
             if replace { arguments.append("--replace") }
             if let prompter { arguments += ["--prompter", prompter] }
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            let inherited = SecretVariables.environmentWithout().filter { !$0.hasPrefix(StartupReport.variable + "=") }
-            let environment = (inherited + ["\(StartupReport.variable)=\(StartupReport.descriptor)"]).map { strdup($0) } + [nil]
-            defer { environment.forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
-            close(report[1])
-            guard spawned == 0 else {
+            var environment = SecretVariables.environmentWithout()
+            environment[StartupReport.variable] = "\(StartupReport.descriptor)"
+            // A session of its own, apart from the terminal that started it.
+            let daemon = ChildCommand(executable: executable, arguments: arguments, environment: environment, processGroup: .newSession)
+            let spawned = Result { () throws(ChildSpawnFailure) in
+                try daemon.spawn(descriptors: [0: .nullDevice, 1: .nullDevice, 2: .nullDevice, StartupReport.descriptor: .copy(report.write)])
+            }
+            close(report.write)
+            guard case .success(let child) = spawned else {
                 throw CLIError(message: "cannot start the agent", exitStatus: 70)
             }
+            let pid = child.pid
             // The agent answers once it has tried every --hold vault: each may take up to the
             // systemd-creds timeout.
             let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
@@ -116,12 +108,12 @@ struct AgentCommand: ParsableCommand {
                     for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
-                var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    let reason = StartupReport.read(report[0])
+                if let ending = child.wait(until: .now) {
+                    let reason = StartupReport.read(report.read)
                     guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
-                    // The agent's own status (WEXITSTATUS) goes with the reason it gave.
-                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? (status >> 8) & 0xFF : 70)
+                    // The agent's own exit status goes with the reason it gave.
+                    guard case .exited(let status) = ending else { throw CLIError(message: reason, exitStatus: 70) }
+                    throw CLIError(message: reason, exitStatus: status)
                 }
                 usleep(20_000)
             }
