@@ -51,7 +51,7 @@ package enum CommandLineTool {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if let failure = error as? CommandFailure {
             Terminal.printError(failure.message)
-            Foundation.exit(failure.exitStatus)
+            failure.exitStatus.exit()
         }
         let code = Root.exitCode(for: error)
         guard code != .success, !(error is CleanExit) else { Root.exit(withError: error) }

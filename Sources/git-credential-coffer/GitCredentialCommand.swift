@@ -51,7 +51,7 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         do {
             request = try GitCredentialReader.read()
         } catch let refusal as GitCredentialReader.Refusal {
-            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: 65)
+            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: .dataError)
         }
         switch operation {
         case "get": try StandardStreams.write(try GitCredentialActions(store: try credentialHelperStore()).get(request))

@@ -1,7 +1,6 @@
 import ArgumentParser
 import CofferAuth
 import CofferCommandLine
-import Foundation
 
 struct Status: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = ForwardedCommands.status.configuration(
@@ -9,7 +8,7 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
             With --profile, or when no mobile-backend login is stored, the OpenID login of that \
             profile (default: default). --json prints issuer, subject, user, expiresAt (ISO 8601), \
             refreshTokenHeld, isAuthorized, profile and apiOrigins; never a token. \
-            Exit status 0 when a request can be authorized now, 4 otherwise.
+            Exit status 0 when a request can be authorized now, \(ExitStatus.loginNeeded.rawValue) otherwise.
             """)
 
     @ParentCommand var root: CofferAuthCommand
@@ -34,8 +33,8 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
         } else {
             try StandardStreams.printLine(SessionText.describe(status))
         }
-        // Not an error: the line above says why.
-        if !status.isAuthorized { Foundation.exit(4) }
+        // Not an error: the output above says why.
+        if !status.isAuthorized { throw ExitCode(.loginNeeded) }
     }
 
     private func showOpenID() async throws {
@@ -45,6 +44,6 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
         } else {
             try StandardStreams.printLine(OpenIDStatusText.describe(status))
         }
-        if !status.isAuthorized { Foundation.exit(4) }
+        if !status.isAuthorized { throw ExitCode(.loginNeeded) }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 
 /// What the OpenID commands share: finding a profile's settings and its client.
 extension CofferAuthCommand {
-    /// The client of the OpenID login `profile`; throws ``AuthError/notAuthenticated`` (exit 4)
+    /// The client of the OpenID login `profile`; throws ``AuthError/notAuthenticated`` (``ExitStatus/loginNeeded``)
     /// when there is none.
     func openIDClient(profile: String) throws -> (client: OpenIDClient, settings: OpenIDProfile) {
         let store = try store()

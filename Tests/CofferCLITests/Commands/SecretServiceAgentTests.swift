@@ -83,18 +83,18 @@ final class SecretServiceAgentTests: CLITestCase {
         try GnomeKeyring.start(on: bus, home: folder.file("keyring-home"))
         try initVault()
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(start.status, 69, start.stderrText)
+        XCTAssertEqual(start.exitStatus, .unavailable, start.stderrText)
         XCTAssertTrue(start.stderrText.contains("gnome-keyring-d"), start.stderrText)
         XCTAssertTrue(start.stderrText.contains("already owns org.freedesktop.secrets; stop it, or pass --replace"), start.stderrText)
         XCTAssertNotEqual(try coffer(["agent", "status"]).status, 0, "no agent was left running")
 
         let foreground = try coffer(["agent", "start", "--foreground", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(foreground.status, 69, foreground.stderrText)
+        XCTAssertEqual(foreground.exitStatus, .unavailable, foreground.stderrText)
         XCTAssertTrue(foreground.stderrText.contains("already owns org.freedesktop.secrets"), foreground.stderrText)
 
         // gnome-keyring does not let its name be replaced: --replace says so.
         let replace = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(replace.status, 69, replace.stderrText)
+        XCTAssertEqual(replace.exitStatus, .unavailable, replace.stderrText)
         XCTAssertTrue(replace.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), replace.stderrText)
         XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), "gnome-keyring keeps the name")
     }
@@ -109,7 +109,7 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertEqual(first.status, 0, first.stderrText)
         defer { _ = try? coffer(["agent", "stop"], environment: ["COFFER_AGENT_SOCKET": otherSocket.path]) }
         let refused = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(refused.status, 69, refused.stderrText)
+        XCTAssertEqual(refused.exitStatus, .unavailable, refused.stderrText)
         XCTAssertTrue(refused.stderrText.contains("coffer"), refused.stderrText)
 
         let second = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])

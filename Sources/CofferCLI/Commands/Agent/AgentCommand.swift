@@ -87,7 +87,7 @@ struct AgentCommand: ParsableCommand {
             for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
             var report: [Int32] = [-1, -1]
-            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: 70) }
+            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: .software) }
             for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             defer { close(report[0]) }
             posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
@@ -105,7 +105,7 @@ struct AgentCommand: ParsableCommand {
             let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
             close(report[1])
             guard spawned == 0 else {
-                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+                throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
             // The agent answers once it has tried every --hold vault: each may take up to the
             // systemd-creds timeout.
@@ -119,13 +119,13 @@ struct AgentCommand: ParsableCommand {
                 var status: Int32 = 0
                 if waitpid(pid, &status, WNOHANG) == pid {
                     let reason = StartupReport.read(report[0])
-                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: .software) }
                     // The agent's own status (WEXITSTATUS) goes with the reason it gave.
-                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? (status >> 8) & 0xFF : 70)
+                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? ExitStatus(rawValue: (status >> 8) & 0xFF) ?? .software : .software)
                 }
                 usleep(20_000)
             }
-            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: 75)
+            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: .timedOut)
         }
 
         /// The vaults of --hold as absolute paths, every link resolved where the file exists.
@@ -203,7 +203,7 @@ struct AgentCommand: ParsableCommand {
                 try provider.start()
             } catch {
                 StartupReport.write("\(error)")
-                throw CLIError(message: "\(error)", exitStatus: 69)
+                throw CLIError(message: "\(error)", exitStatus: .unavailable)
             }
             return provider
         }
@@ -217,7 +217,7 @@ struct AgentCommand: ParsableCommand {
             do throws(AgentSocket.Unreachable) {
                 _ = try AgentClient(path: path, timeout: .seconds(5)).send(.stop)
             } catch .noAgent, .stale {
-                throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
+                throw CLIError(message: "no agent runs at \(path)", exitStatus: .notFound)
             } catch {
                 throw CLIError(error)
             }
@@ -233,7 +233,7 @@ struct AgentCommand: ParsableCommand {
 
     struct AgentStatus: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
+            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit \(ExitStatus.notFound.rawValue) when none runs).")
 
         @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error).")
         var json = false
@@ -256,7 +256,7 @@ struct AgentCommand: ParsableCommand {
             } else {
                 try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
             }
-            if !report.running { throw ExitCode(1) }
+            if !report.running { throw ExitCode(.notFound) }
         }
 
         /// `agent status --json`.
@@ -294,13 +294,13 @@ struct AgentCommand: ParsableCommand {
 }
 
 extension CLIError {
-    /// An agent that cannot be reached: 77 when what answers is not this user's agent (nothing
-    /// was sent to it), else 69.
+    /// An agent that cannot be reached: ``ExitStatus/insecurePermissions`` when what answers is
+    /// not this user's agent (nothing was sent to it), else ``ExitStatus/unavailable``.
     init(_ unreachable: AgentSocket.Unreachable) {
         if case .untrusted = unreachable {
-            self.init(message: "\(unreachable)", exitStatus: 77)
+            self.init(message: "\(unreachable)", exitStatus: .insecurePermissions)
         } else {
-            self.init(message: "\(unreachable)", exitStatus: 69)
+            self.init(message: "\(unreachable)", exitStatus: .unavailable)
         }
     }
 }
