@@ -55,7 +55,7 @@ struct ProfileOption: ParsableArguments {
 
     func validate() throws {
         if let profile, !OpenIDClient.isValidProfile(profile) {
-            throw CLIError.usage("a profile name is 1-64 letters, digits, '.', '_' or '-'")
+            throw ValidationError("a profile name is 1-64 letters, digits, '.', '_' or '-'")
         }
     }
 

@@ -327,6 +327,16 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token"]).status, 0)
     }
 
+    /// A bad profile name is a usage error (exit 64) with its reason on one line; before, the
+    /// parser wrapped it and it exited 1, "item not found", printing the error's Swift dump.
+    func testABadProfileNameIsAUsageError() throws {
+        for command in ["status", "token", "logout"] {
+            let refused = try cli.run([command, "--profile", "no spaces"])
+            XCTAssertEqual(refused.exitStatus, .usage, "\(command): \(refused.stderrText)")
+            XCTAssertEqual(refused.stderrText, "coffer: a profile name is 1-64 letters, digits, '.', '_' or '-' (see 'coffer help')\n")
+        }
+    }
+
     /// Profiles keep logins apart, and `logout --all` ends every one of them.
     func testProfilesAndLogoutAll() throws {
         XCTAssertEqual(try deviceLogin(profile: "work").status, 0)
