@@ -76,7 +76,7 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual(report["sound"] as? Bool, false)
         XCTAssertEqual(report["soundRecords"] as? Int, 1)
         XCTAssertEqual((report["problems"] as? [String])?.count, 1)
-        XCTAssertEqual(check.stderrText, "", "the JSON says it all")
+        XCTAssertEqual(check.stderrText, "coffer: the vault has 1 problem(s)\n", "as without --json; stdout holds the JSON alone")
     }
 
     func testDoctorJSONWithNoVault() throws {
