@@ -36,7 +36,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     package var meaning: String {
         switch self {
         case .ok: "success"
-        case .notFound: "item not found (git-credential-coffer: an item it did not write); agent status and agent stop: no agent runs"
+        case .notFound: "item not found; agent status and agent stop: no agent runs"
         case .locked:
             "wrong passphrase or key, or the vault or Secret Service collection is locked; a systemd credential "
                 + "that does not open here (another machine's host key, another TPM, a changed PCR, another vault's "
@@ -61,7 +61,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
             "storage, the Secret Service, the agent or the backend unavailable; systemd-creds missing or failing, "
                 + "or the TPM2 device unreachable"
         case .software: "any other error"
-        case .alreadyExists: "the vault already exists"
+        case .alreadyExists: "the vault already exists, or an item a credential helper did not write"
         case .outputFailed: "the output cannot be written (stdout closed, full or broken)"
         case .timedOut:
             "timed out: the Secret Service, the backend, a challenge, the agent, or a TPM that does not answer "

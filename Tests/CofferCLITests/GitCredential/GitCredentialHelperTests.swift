@@ -206,7 +206,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(try coffer(["set", "--internet", "https://git.example", "ada"], stdin: Data("mine".utf8)).status, 0)
         XCTAssertEqual(try get(site), [])
         let refused = try run("store", site + ["username=ada", "password=p"])
-        XCTAssertEqual(refused.exitStatus, .notFound)
+        XCTAssertEqual(refused.exitStatus, .alreadyExists, "never 'not found': the item is there")
         XCTAssertTrue(refused.stderrText.contains("did not write; not replacing it"), refused.stderrText)
         XCTAssertEqual(try coffer(["get", "--internet", "https://git.example", "ada"]).stdoutText, "mine")
     }
