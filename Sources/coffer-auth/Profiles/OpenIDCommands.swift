@@ -43,6 +43,8 @@ enum OpenIDStatusText {
         let expiresAt: Date?
         let refreshTokenHeld: Bool
         let isAuthorized: Bool
+        let needsRefresh: Bool
+        let needsLogin: Bool
         let profile: String
         let apiOrigins: [String]
 
@@ -53,6 +55,8 @@ enum OpenIDStatusText {
             expiresAt = status.accessTokenExpiresAt
             refreshTokenHeld = status.refreshTokenHeld
             isAuthorized = status.isAuthorized
+            needsRefresh = status.needsRefresh
+            needsLogin = status.needsLogin
             self.profile = profile
             apiOrigins = status.apiOrigins
         }

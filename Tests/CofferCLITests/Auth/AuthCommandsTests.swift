@@ -58,6 +58,43 @@ final class AuthCommandsTests: XCTestCase {
         assertNoSecrets([login, request, status])
     }
 
+    /// `coffer status` once the OAuth token has expired while the session holds its refresh
+    /// token: the next request renews it without the user, so the exit status is 0 and the JSON
+    /// says a refresh is needed. Nothing goes over the network.
+    func testStatusIsZeroWhileTheStoredSessionRenewsItsToken() async throws {
+        await backend.stop()
+        backend = try await DevBackend.start(DevBackend.Configuration(tokenLifetime: 1, logger: quietLogger))
+        XCTAssertEqual(try logIn().status, 0)
+        usleep(1_100_000)  // the 1 s token has expired (its leeway is half its life)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderrText)
+        XCTAssertTrue(json.stdoutText.contains(#""isAuthorized":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""isRenewable":true"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsRefresh":true"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsLogin":false"#), json.stdoutText)
+        let text = try cli.run(["status"])
+        XCTAssertEqual(text.status, 0, text.stderrText)
+        XCTAssertTrue(text.stdoutText.contains("the next request renews it"), text.stdoutText)
+        XCTAssertEqual(backend.statistics.tokenRequests, 1, "status reads the store only")
+    }
+
+    /// `coffer status` once an exchanged SSO token has expired: nothing renews it, so a new
+    /// login is needed, exit 4, and the JSON says so.
+    func testStatusIsFourWhenTheTokenExpiredAndNothingRenewsIt() async throws {
+        await backend.stop()
+        backend = try await DevBackend.start(DevBackend.Configuration(exchangeTokenLifetime: 1, logger: quietLogger))
+        let exchange = try cli.run(["sso-exchange", "--store", "--backend-url", url, "--backend-id", "coffer-dev"],
+                                   stdin: DevBackend.Configuration.defaultSSOToken.token)
+        XCTAssertEqual(exchange.status, 0, exchange.stderrText)
+        usleep(1_100_000)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.exitStatus, .loginNeeded, json.stderrText)
+        XCTAssertTrue(json.stdoutText.contains(#""isAuthorized":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsRefresh":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsLogin":true"#), json.stdoutText)
+        XCTAssertTrue(try cli.run(["status"]).stdoutText.hasSuffix("; log in again\n"))
+    }
+
     /// HTTP Basic login: a wrong password is refused with exit 4 and stores nothing; the right one works.
     func testBasicLoginIsCheckedAndWrongPasswordRefused() throws {
         let arguments = ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name]

@@ -207,6 +207,43 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token"]).exitStatus, .loginNeeded, "logged out")
     }
 
+    /// `coffer status` once the access token has expired while the refresh token is held: the
+    /// login still authorizes a request without the user, so the exit status is 0 (as `gh auth
+    /// status`), and the JSON says a refresh is needed. Nothing goes over the network.
+    func testStatusIsZeroWhileAHeldRefreshTokenRenewsTheLogin() throws {
+        XCTAssertEqual(try deviceLogin().status, 0)
+        usleep(useconds_t(2_500_000 * TestTiming.scale))  // the 4 s token is within its leeway (half its life) of expiry
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderrText)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        XCTAssertEqual(shown["isAuthorized"] as? Bool, false)
+        XCTAssertEqual(shown["refreshTokenHeld"] as? Bool, true)
+        XCTAssertEqual(shown["needsRefresh"] as? Bool, true)
+        XCTAssertEqual(shown["needsLogin"] as? Bool, false)
+        let text = try cli.run(["status"])
+        XCTAssertEqual(text.status, 0, text.stderrText)
+        XCTAssertTrue(text.stdoutText.hasSuffix("the access token has expired; the next command refreshes it\n"), text.stdoutText)
+        XCTAssertEqual(backend.statistics.refreshRequests, 0, "status reads the store only")
+    }
+
+    /// `coffer status` once the access token has expired and no refresh token is held (the
+    /// provider gave none): a new login is needed, exit 4, and the JSON says so.
+    func testStatusIsFourWhenTheTokenExpiredWithNoRefreshToken() throws {
+        let reply = #"{"access_token":"short-lived","token_type":"Bearer","expires_in":1,"scope":"profile"}"#
+        backend.faults.inject(.body(reply, contentType: "application/json"), on: .token)
+        let login = try login(["--device", "--scope", "profile"]).wait(timeout: .seconds(30))
+        XCTAssertEqual(login.status, 0, login.stderrText)
+        usleep(1_100_000)  // the 1 s token has expired (its leeway is half its life)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.exitStatus, .loginNeeded, json.stderrText)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        XCTAssertEqual(shown["isAuthorized"] as? Bool, false)
+        XCTAssertEqual(shown["refreshTokenHeld"] as? Bool, false)
+        XCTAssertEqual(shown["needsRefresh"] as? Bool, false)
+        XCTAssertEqual(shown["needsLogin"] as? Bool, true)
+        XCTAssertEqual(try cli.run(["status"]).exitStatus, .loginNeeded)
+    }
+
     /// Several `coffer token` processes started together with an expired access token make
     /// exactly one refresh between them, and all print the same new token.
     func testConcurrentTokenCommandsRefreshOnce() throws {
@@ -345,10 +382,10 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token", "--profile", "home"]).status, 0)
         XCTAssertEqual(try cli.run(["token", "--profile", "default"]).exitStatus, .loginNeeded)
 
-        // status, request and logout each act on the profile named.
-        // Exit 4 only says the 4-second token has run out since (a loaded machine): the session is what counts.
+        // status, request and logout each act on the profile named. The 4-second token may have
+        // run out since (a loaded machine); the refresh token held keeps status at 0.
         let status = try cli.run(["status", "--profile", "work", "--json"])
-        XCTAssertTrue([.ok, .loginNeeded].contains(status.exitStatus), status.stderrText)
+        XCTAssertEqual(status.status, 0, status.stderrText)
         let shown = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any]
         XCTAssertEqual(shown?["profile"] as? String, "work")
         XCTAssertEqual(shown?["refreshTokenHeld"] as? Bool, true, "the work profile's session is there")
