@@ -33,7 +33,7 @@ struct GitCredentialActions {
            !GitCredentialItem.isGitCredential(existing) {
             throw CLIError(
                 message: "the vault already holds an item for this server and user that git-credential-coffer did not write; not replacing it (see coffer list)",
-                exitStatus: 1)
+                exitStatus: .alreadyExists)
         }
         // The new item first, then the ones it replaces: a crash between the two leaves both
         // (get answers the newer), never neither.

@@ -53,7 +53,7 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         do {
             request = try GitCredentialReader.read()
         } catch let refusal as GitCredentialReader.Refusal {
-            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: 65)
+            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: .dataError)
         }
         switch operation {
         case "get":
@@ -61,7 +61,7 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
             do {
                 answer = try GitCredentialActions(store: try credentialHelperStore()).get(request)
             } catch let unanswerable as GitCredential.UnanswerableField {
-                throw CLIError(message: "\(unanswerable)", exitStatus: 65)
+                throw CLIError(message: "\(unanswerable)", exitStatus: .dataError)
             }
             try StandardStreams.write(answer)
         case "store" where GitCredentialActions.keeps(request): try GitCredentialActions(store: try credentialHelperStore()).store(request)

@@ -142,18 +142,18 @@ final class SecretServiceAgentTests: CLITestCase {
         try GnomeKeyring.start(on: bus, home: folder.file("keyring-home"))
         try initVault()
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(start.status, 69, start.stderrText)
+        XCTAssertEqual(start.exitStatus, .unavailable, start.stderrText)
         XCTAssertTrue(start.stderrText.contains("gnome-keyring-d"), start.stderrText)
         XCTAssertTrue(start.stderrText.contains("already owns org.freedesktop.secrets; stop it, or pass --replace"), start.stderrText)
         XCTAssertNotEqual(try coffer(["agent", "status"]).status, 0, "no agent was left running")
 
         let foreground = try coffer(["agent", "start", "--foreground", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(foreground.status, 69, foreground.stderrText)
+        XCTAssertEqual(foreground.exitStatus, .unavailable, foreground.stderrText)
         XCTAssertTrue(foreground.stderrText.contains("already owns org.freedesktop.secrets"), foreground.stderrText)
 
         // gnome-keyring does not let its name be replaced: --replace says so.
         let replace = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(replace.status, 69, replace.stderrText)
+        XCTAssertEqual(replace.exitStatus, .unavailable, replace.stderrText)
         XCTAssertTrue(replace.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), replace.stderrText)
         XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), "gnome-keyring keeps the name")
     }
@@ -170,7 +170,7 @@ final class SecretServiceAgentTests: CLITestCase {
         defer { holder.stop() }
         XCTAssertEqual(try holder.firstLine(timeout: .seconds(30)), "1", "the holder owns the name: \(holder.stop()?.stderrText ?? "")")
         let refused = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(refused.status, 69, refused.stderrText)
+        XCTAssertEqual(refused.exitStatus, .unavailable, refused.stderrText)
         XCTAssertTrue(refused.stderrText.contains("python3"), refused.stderrText)
 
         let replacing = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -183,7 +183,7 @@ final class SecretServiceAgentTests: CLITestCase {
         let otherSocket = folder.file("other.sock")
         let second = try coffer(
             ["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_AGENT_SOCKET": otherSocket.path])
-        XCTAssertEqual(second.status, 69, second.stderrText)
+        XCTAssertEqual(second.exitStatus, .unavailable, second.stderrText)
         XCTAssertTrue(second.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), second.stderrText)
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).stdoutText, "v", "the first agent still serves")
     }
@@ -359,7 +359,7 @@ final class SecretServiceAgentTests: CLITestCase {
         }
         for (address, says) in cases {
             let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": path, "DISPLAY": ":99"])
-            XCTAssertEqual(start.status, 69, "\(address): \(start.stderrText)")
+            XCTAssertEqual(start.exitStatus, .unavailable, "\(address): \(start.stderrText)")
             XCTAssertTrue(start.stderrText.hasPrefix("coffer: ") && start.stderrText.contains(says), "\(address): \(start.stderrText)")
             XCTAssertEqual(start.stderrText.split(separator: "\n").count, 1, start.stderrText)
             XCTAssertFalse(FileManager.default.fileExists(atPath: mark.path), "\(address) ran a program")

@@ -152,7 +152,7 @@ final class GitOverHTTPTests: CredentialHelperTestCase {
                 "git-credential-coffer: the stored credential's \(field) holds a newline, carriage return or NUL byte"), filled.output.stderrText)
 
             let direct = try gitHelper(["get"], "protocol=https\nhost=git.example\n\n")
-            XCTAssertEqual(direct.status, 65, direct.stderrText)
+            XCTAssertEqual(direct.exitStatus, .dataError, direct.stderrText)
             XCTAssertEqual(direct.stdoutText, "", "nothing answered")
             XCTAssertEqual(try store.items(matching: .all).map(\.id), [id], "the item stays as it was")
             XCTAssertEqual(try store.secret(for: id), secret)

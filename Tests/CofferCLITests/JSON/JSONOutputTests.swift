@@ -34,7 +34,7 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual(listed.count, 1)
         XCTAssertNil(listed[0]["secret"], "list never prints a secret")
         XCTAssertEqual(listed[0]["service"] as? String, "mail")
-        assertFailure(try coffer(["get", "mail", "nobody", "--json"]), status: 1, message: "item not found")
+        assertFailure(try coffer(["get", "mail", "nobody", "--json"]), status: .notFound, message: "item not found")
     }
 
     func testSlotsCheckAndDoctor() throws {
@@ -84,12 +84,12 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("v".utf8)).status, 0)
         try RecordForgery.sealMalformedRecord(in: vault, passphrase: passphrase, service: "bad", account: "a")
         let check = try coffer(["check", "--json"])
-        XCTAssertEqual(check.status, 3)
+        XCTAssertEqual(check.exitStatus, .integrityFailure)
         let report = try object(check)
         XCTAssertEqual(report["sound"] as? Bool, false)
         XCTAssertEqual(report["soundRecords"] as? Int, 1)
         XCTAssertEqual((report["problems"] as? [String])?.count, 1)
-        XCTAssertEqual(check.stderrText, "", "the JSON says it all")
+        XCTAssertEqual(check.stderrText, "coffer: the vault has 1 problem(s)\n", "as without --json; stdout holds the JSON alone")
     }
 
     func testDoctorJSONWithNoVault() throws {

@@ -79,7 +79,7 @@ struct AgentCommand: ParsableCommand {
             do throws(ChildSpawnFailure) {
                 report = try DescriptorPair.pipe()
             } catch {
-                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+                throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
             defer { close(report.read) }
             var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
@@ -96,7 +96,7 @@ struct AgentCommand: ParsableCommand {
             }
             close(report.write)
             guard case .success(let child) = spawned else {
-                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+                throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
             let pid = child.pid
             // The agent answers once it has tried every --hold vault: each may take up to the
@@ -110,14 +110,14 @@ struct AgentCommand: ParsableCommand {
                 }
                 if let ending = child.wait(until: .now) {
                     let reason = StartupReport.read(report.read)
-                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
+                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: .software) }
                     // The agent's own exit status goes with the reason it gave.
-                    guard case .exited(let status) = ending else { throw CLIError(message: reason, exitStatus: 70) }
-                    throw CLIError(message: reason, exitStatus: status)
+                    guard case .exited(let status) = ending else { throw CLIError(message: reason, exitStatus: .software) }
+                    throw CLIError(message: reason, exitStatus: ExitStatus(rawValue: status) ?? .software)
                 }
                 usleep(20_000)
             }
-            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: 75)
+            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: .timedOut)
         }
 
         /// The vaults of --hold as absolute paths, every link resolved where the file exists.
@@ -212,7 +212,7 @@ struct AgentCommand: ParsableCommand {
                 try provider.start()
             } catch {
                 StartupReport.write("\(error)")
-                throw CLIError(message: "\(error)", exitStatus: 69)
+                throw CLIError(message: "\(error)", exitStatus: .unavailable)
             }
             handler.report(.serving)
             return provider
@@ -230,7 +230,7 @@ struct AgentCommand: ParsableCommand {
                 if case .agent(let agentPID, _, _, _) = try client.send(.ping) { pid = agentPID }
                 _ = try client.send(.stop)
             } catch .noAgent, .stale {
-                throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
+                throw CLIError(message: "no agent runs at \(path)", exitStatus: .notFound)
             } catch {
                 throw CLIError(error)
             }
@@ -249,7 +249,7 @@ struct AgentCommand: ParsableCommand {
 
     struct AgentStatus: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
+            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit \(ExitStatus.notFound.rawValue) when none runs).")
 
         @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error), secretService (serving, busClosed or nameLost; absent without --secret-service).")
         var json = false
@@ -275,7 +275,7 @@ struct AgentCommand: ParsableCommand {
             } else {
                 try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
             }
-            if !report.running { throw ExitCode(1) }
+            if !report.running { throw ExitCode(.notFound) }
         }
 
         /// `agent status --json`.
@@ -315,13 +315,13 @@ struct AgentCommand: ParsableCommand {
 }
 
 extension CLIError {
-    /// An agent that cannot be reached: 77 when what answers is not this user's agent (nothing
-    /// was sent to it), else 69.
+    /// An agent that cannot be reached: ``ExitStatus/insecurePermissions`` when what answers is
+    /// not this user's agent (nothing was sent to it), else ``ExitStatus/unavailable``.
     init(_ unreachable: AgentSocket.Unreachable) {
         if case .untrusted = unreachable {
-            self.init(message: "\(unreachable)", exitStatus: 77)
+            self.init(message: "\(unreachable)", exitStatus: .insecurePermissions)
         } else {
-            self.init(message: "\(unreachable)", exitStatus: 69)
+            self.init(message: "\(unreachable)", exitStatus: .unavailable)
         }
     }
 }
