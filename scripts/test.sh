@@ -40,5 +40,5 @@ if [ $# -eq 0 ]; then
     # Two consumer packages built from scratch against the checkout: the store alone resolves no
     # other package; CofferAuth resolves only what it needs (package traits).
     scripts/consumer-check.sh
-    python3 scripts/torture.py --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
+    python3 scripts/torture --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
 fi
