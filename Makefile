@@ -21,7 +21,7 @@ bench:
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
 
 # coffer get against secret-tool lookup, and git credential fill with git-credential-coffer against
-# git's libsecret helper (hyperfine, interleaved; peak RSS): the README's tables.
+# git's libsecret helper (hyperfine, interleaved; peak RSS): docs/performance.md's tables.
 bench-cli:
 	scripts/bench-cli.sh
 
