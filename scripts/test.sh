@@ -45,19 +45,35 @@ phase "docs"
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
 phase "fuzz corpus"
 
+# Two consumer packages made from scratch against the checkout: the store alone resolves no
+# other package, and builds; CofferAuth resolves only what it needs (package traits). Skipped,
+# as the fault campaign below, when arguments select some tests (scripts/test.sh --filter ...).
+# It runs beside the test suite: it uses scratch folders of its own (never the lock of .build),
+# and the suite's minutes go mostly to waiting on child processes, D-Bus and loopback servers,
+# which leaves the CPU to the consumer's build. Its own session, so that a failed run stops it.
+consumer_pid=""
+if [ $# -eq 0 ]; then
+    setsid scripts/consumer-check.sh >.build/consumer-check.log 2>&1 &
+    consumer_pid=$!
+fi
+
 # Tests that could skip for a missing tool fail instead.
 export COFFER_STRICT_TESTS=1
-dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"
-phase "swift test"
+if ! dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"; then
+    [ -z "$consumer_pid" ] || kill -- -"$consumer_pid" 2>/dev/null || true
+    exit 1
+fi
+phase "swift test (the consumer check beside it)"
 
 # The bounded fault campaign (under 5 minutes): kill -9, concurrency, corrupted copies, disk
 # full, read-only media, bad input. Outside the D-Bus session: it needs no Secret Service.
 # Skipped when arguments select some tests (scripts/test.sh --filter ...).
 if [ $# -eq 0 ]; then
-    # Two consumer packages made from scratch against the checkout: the store alone resolves no
-    # other package, and builds; CofferAuth resolves only what it needs (package traits).
-    scripts/consumer-check.sh
-    phase "consumer check"
+    consumer_status=0
+    wait "$consumer_pid" || consumer_status=$?
+    cat .build/consumer-check.log
+    [ "$consumer_status" -eq 0 ] || { echo "test: the consumer check failed (above)" >&2; exit 1; }
+    phase "consumer check, after the tests"
     python3 scripts/torture --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
     phase "torture"
 fi
