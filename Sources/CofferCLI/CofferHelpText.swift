@@ -17,8 +17,10 @@ enum CofferHelpText {
         It opens with a key file, a passphrase, or a slot of the machine (--unlock).
         `coffer agent start` and `coffer unlock` keep it open between commands.
         `--backend secret-service` uses the desktop keyring instead of a vault.
-        The manual page, coffer(1), has the details (make man).
         """
+
+    /// The overview's last line in `--help` alone: where the rest is.
+    static let pointer = "The manual page, coffer(1), has the details (make man)."
 
     /// The manual's further paragraphs: where the vault is, how it opens, the Secret Service.
     static let details = """
@@ -42,8 +44,9 @@ enum CofferHelpText {
         Secrets never go on the command line: `set` reads stdin and `get` writes stdout.
         """
 
-    /// The discussion's prose: the overview, and for the manual the details after it.
+    /// The discussion's prose: the overview, then the details for the manual, or in `--help`
+    /// the pointer to the manual.
     static var discussionLead: String {
-        CommandLine.arguments.contains("--experimental-dump-help") ? overview + "\n\n" + details : overview
+        CommandLine.arguments.contains("--experimental-dump-help") ? overview + "\n\n" + details : overview + "\n" + pointer
     }
 }
