@@ -34,47 +34,52 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
 fi
 phase "build"
 
-# The manual pages, generated and checked (make man), and every library's DocC documentation
-# with no warnings (make docs): both fail on a broken page or link.
+# The manual pages, generated and checked (make man): fails on a broken page.
 scripts/man.sh --prebuilt
 phase "man"
-scripts/docs.sh
-phase "docs"
 
 # The fuzz targets' committed corpus, replayed through the parsers (docs/security.md, Fuzzing).
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
 phase "fuzz corpus"
 
-# Two consumer packages made from scratch against the checkout: the store alone resolves no
-# other package, and builds; CofferAuth resolves only what it needs (package traits). Skipped,
-# as the fault campaign below, when arguments select some tests (scripts/test.sh --filter ...).
-# It runs beside the test suite: it uses scratch folders of its own (never the lock of .build),
-# and the suite's minutes go mostly to waiting on child processes, D-Bus and loopback servers,
-# which leaves the CPU to the consumer's build. Its own session, so that a failed run stops it.
-consumer_pid=""
-if [ $# -eq 0 ]; then
+# Tests that could skip for a missing tool fail instead. Nothing else runs beside the suite:
+# some of its tests wait on loopback servers with short deadlines.
+export COFFER_STRICT_TESTS=1
+dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"
+phase "swift test"
+
+# The last three phases run side by side; with arguments that select some tests
+# (scripts/test.sh --filter ...), only the documentation, and by itself.
+#   - Every library's DocC documentation with no warnings (make docs): fails on a broken page.
+#   - Two consumer packages made from scratch against the checkout: the store alone resolves
+#     no other package, and builds; CofferAuth resolves only what it needs (package traits).
+#   - The bounded fault campaign (under 5 minutes): kill -9, concurrency, corrupted copies, disk
+#     full, read-only media, bad input. Outside the D-Bus session: it needs no Secret Service.
+# The campaign needs only the built coffer (the DocC plugin rebuilds nothing of an up-to-date
+# build, and the consumers build in scratch folders of their own), spends its time on fsync,
+# kill -9 and child processes, and judges commands by their outcome, not their speed: each of
+# its sections stops, saying so, when its share of the time is spent.
+if [ $# -gt 0 ]; then
+    scripts/docs.sh
+    phase "docs"
+else
+    coffer="$(swift build --show-bin-path)/coffer"   # before make docs takes the lock of .build
+    # Their own sessions, so that a failed campaign stops them.
+    setsid scripts/docs.sh >.build/docs.log 2>&1 &
+    docs_pid=$!
     setsid scripts/consumer-check.sh >.build/consumer-check.log 2>&1 &
     consumer_pid=$!
-fi
-
-# Tests that could skip for a missing tool fail instead.
-export COFFER_STRICT_TESTS=1
-if ! dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"; then
-    [ -z "$consumer_pid" ] || kill -- -"$consumer_pid" 2>/dev/null || true
-    exit 1
-fi
-phase "swift test (the consumer check beside it)"
-
-# The bounded fault campaign (under 5 minutes): kill -9, concurrency, corrupted copies, disk
-# full, read-only media, bad input. Outside the D-Bus session: it needs no Secret Service.
-# Skipped when arguments select some tests (scripts/test.sh --filter ...).
-if [ $# -eq 0 ]; then
-    consumer_status=0
-    wait "$consumer_pid" || consumer_status=$?
-    cat .build/consumer-check.log
-    [ "$consumer_status" -eq 0 ] || { echo "test: the consumer check failed (above)" >&2; exit 1; }
-    phase "consumer check, after the tests"
-    python3 scripts/torture --profile bounded --coffer "$(swift build --show-bin-path)/coffer"
-    phase "torture"
+    if ! python3 scripts/torture --profile bounded --coffer "$coffer"; then
+        kill -- -"$docs_pid" -"$consumer_pid" 2>/dev/null || true
+        exit 1
+    fi
+    phase "torture (make docs and the consumer check beside it)"
+    for job in docs:$docs_pid consumer-check:$consumer_pid; do
+        status=0
+        wait "${job#*:}" || status=$?
+        cat ".build/${job%%:*}.log"
+        [ "$status" -eq 0 ] || { echo "test: ${job%%:*} failed (above)" >&2; exit 1; }
+    done
+    phase "docs and consumer check, after the campaign"
 fi
 echo "test: passed in $SECONDS s (${phases%, })"
