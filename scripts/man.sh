@@ -4,14 +4,16 @@
 # coffer-dev-backend(1), and the credential helpers git-credential-coffer(1) and
 # docker-credential-coffer(1). The login commands' pages come from coffer-auth, which runs them.
 # View one with: man -l .build/man/coffer.1
+#   scripts/man.sh --prebuilt   when the executables were just built (make test's build): only
+#                               generate-manual is built, not the five executables again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build --product coffer >/dev/null
-swift build --product coffer-auth >/dev/null
-swift build --product coffer-dev-backend >/dev/null
-swift build --product git-credential-coffer >/dev/null
-swift build --product docker-credential-coffer >/dev/null
+if [ "${1:-}" != --prebuilt ]; then
+    for product in coffer coffer-auth coffer-dev-backend git-credential-coffer docker-credential-coffer; do
+        swift build --product "$product" >/dev/null
+    done
+fi
 swift build --product generate-manual >/dev/null
 bin=$(swift build --show-bin-path)
 date=$(git log -1 --format=%cs 2>/dev/null || date +%F)

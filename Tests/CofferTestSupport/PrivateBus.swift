@@ -4,6 +4,10 @@ import Glibc
 /// A session bus of the test's own: `dbus-daemon` on a socket in a temporary folder, with no
 /// service activation unless a folder of `.service` files is given (so that nothing, gnome-keyring
 /// least of all, starts on demand), gone when the value is.
+///
+/// The fault campaign has its own, in Python (scripts/torture/private_bus.py): plain `swift test`
+/// must run these tests with no script or Python package present, and the daemon's lifetime is
+/// this value's, which only an object in the test process can give.
 public final class PrivateBus: @unchecked Sendable {
     public let folder = TemporaryFolder()
     /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.

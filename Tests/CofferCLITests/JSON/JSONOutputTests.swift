@@ -2,7 +2,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// `--json` of get, list, slots, check and doctor: parsed, with the field names the README documents.
+/// `--json` of get, list, slots, check and doctor: parsed, with the field names docs/scripting.md documents.
 final class JSONOutputTests: CLITestCase {
     private func object(_ output: ChildProcess.Output, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         XCTAssertTrue(output.stdoutText.hasSuffix("\n") && output.stdoutText.filter { $0 == "\n" }.count == 1, "one line", file: file, line: line)

@@ -1,21 +1,28 @@
 #!/usr/bin/env python3
-"""An independent reader of Coffer vault formats 1 and 2, written from docs/vault-format.md alone.
+"""An independent reader and writer of Coffer vault formats 1 and 2, written from
+docs/vault-format.md alone.
 
 It uses only Python's sqlite3, hashlib and unicodedata modules and the system libsodium
 through ctypes. It prints every live item as JSON, the secret in base64, and the format version.
+With --write it first sets the items of a JSON file (in the shape it prints) as a writer does
+(section 6), migrating a version 1 vault (section 7.1).
 
     read_vault.py VAULT                 the passphrase is read from stdin
     read_vault.py VAULT --keyfile PATH  open a key-file slot instead
     read_vault.py VAULT --systemd-creds open a systemd-creds slot (section 4.5) with systemd-creds
+    read_vault.py VAULT ... --write ITEMS.json
+                                        set these items first (created and modified are now)
     read_vault.py VAULT ... --search NAME=VALUE ...
-                                        version 2: only the items the attribute index finds for
-                                        these attributes (section 5.4), each checked
+                                        only the items whose attributes include these: through
+                                        the attribute index in version 2, by opening every record
+                                        in version 1 (section 5.4), each checked
 """
 import base64
 import ctypes
 import ctypes.util
 import hashlib
 import json
+import os
 import sqlite3
 import struct
 import subprocess
@@ -38,6 +45,16 @@ def aead_open(box, key, ad):
         out, ctypes.byref(out_len), None, box[24:], ctypes.c_ulonglong(len(box) - 24),
         ad, ctypes.c_ulonglong(len(ad)), box[:24], key)
     return out.raw[:out_len.value] if status == 0 else None
+
+
+def aead_seal(plain, key, ad):
+    """Section 3's sealed box: a random 24-byte nonce, then the ciphertext and its tag."""
+    nonce = os.urandom(24)
+    out = ctypes.create_string_buffer(len(plain) + 16)
+    out_len = ctypes.c_ulonglong(0)
+    sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
+        out, ctypes.byref(out_len), plain, ctypes.c_ulonglong(len(plain)), ad, ctypes.c_ulonglong(len(ad)), None, nonce, key)
+    return nonce + out.raw[:out_len.value]
 
 
 def argon2id(passphrase, salt, opslimit, memlimit):
@@ -162,23 +179,113 @@ def parse_plaintext(plain, version):
 
 
 def attributes_of(item):
-    """Section 5.4: the item's attributes, the class's names over custom ones, NFC."""
-    attributes = {unicodedata.normalize("NFC", k): unicodedata.normalize("NFC", v) for k, v in item["attributes"].items()}
+    """Section 5.4: the item's attributes, the class's names over custom ones, all in NFC
+    whatever the record's bytes; a field that is present, even empty, is an attribute."""
+    attributes = dict(item["attributes"])
     if item["class"] == "genericPassword":
         attributes.update(service=item["service"], username=item["account"])
     elif item["class"] == "internetPassword":
         attributes.update(server=item["service"], user=item["account"])
-        for field, name in (("protocol", "protocol"), ("path", "object"), ("authenticationType", "authtype")):
-            if field in item:
-                attributes[name] = item[field]
+        for field_name, name in (("protocol", "protocol"), ("path", "object"), ("authenticationType", "authtype")):
+            if field_name in item:
+                attributes[name] = item[field_name]
         if "port" in item:
             attributes["port"] = str(item["port"])
-    return attributes
+    return {unicodedata.normalize("NFC", k): unicodedata.normalize("NFC", v) for k, v in attributes.items()}
 
 
 def attribute_token(attribute_key, name, value):
     message = struct.pack(">I", len(nfc(name))) + nfc(name) + nfc(value)
     return hashlib.blake2b(message, key=attribute_key, digest_size=16).digest()
+
+
+def field(tag, value):
+    return bytes([tag]) + struct.pack(">I", len(value)) + value
+
+
+def build_plaintext(item, created, modified):
+    """Section 5.3: the item's fields in ascending tag order, text in NFC."""
+    code = {v: k for k, v in CLASSES.items()}[item["class"]]
+    plain = bytes([code]) + field(1, nfc(item["service"])) + field(2, nfc(item.get("account", "")))
+    plain += field(3, base64.b64decode(item["secret"]))
+    plain += field(4, struct.pack(">q", created)) + field(5, struct.pack(">q", modified))
+    if "expires" in item:
+        plain += field(6, struct.pack(">q", item["expires"]))
+    for tag, key in ((7, "label"), (8, "comment"), (9, "contentType")):
+        if key in item:
+            plain += field(tag, nfc(item[key]))
+    if code == 2:
+        if "protocol" in item:
+            plain += field(0x10, nfc(item["protocol"]))
+        if "port" in item:
+            plain += field(0x11, struct.pack(">H", item["port"]))
+        for tag, key in ((0x12, "path"), (0x13, "authenticationType")):
+            if key in item:
+                plain += field(tag, nfc(item[key]))
+    for name, value in sorted((nfc(k), nfc(v)) for k, v in item.get("attributes", {}).items()):
+        plain += field(0x20, struct.pack(">I", len(name)) + name + value)
+    return code, plain
+
+
+def index_rows(db, attribute_key, row_key, item):
+    """Section 5.4: the item's index rows replace whatever rows its row key had."""
+    db.execute("DELETE FROM attribute_index WHERE row_key = ?", (row_key,))
+    for name, value in attributes_of(item).items():
+        db.execute("INSERT OR IGNORE INTO attribute_index (token, row_key) VALUES (?, ?)",
+                   (attribute_token(attribute_key, name, value), row_key))
+
+
+def open_record(record, record_key, item_ad_prefix, row_key, index_key, version):
+    """Sections 5.2 and 5.3: the item if the record passes every integrity check, else None."""
+    plain = aead_open(record, record_key, item_ad_prefix + row_key) if len(record) <= 2 << 20 else None
+    if plain is None:
+        return None
+    try:
+        item, service, account = parse_plaintext(plain, version)
+    except Malformed:
+        return None
+    return item if blind_index(index_key, plain[0], service, account) == row_key else None
+
+
+def migrate(db, keys, item_ad_prefix):
+    """Section 7.1: the index, with the rows of every record that passes every check."""
+    db.execute("CREATE TABLE attribute_index (token BLOB NOT NULL, row_key BLOB NOT NULL, "
+               "PRIMARY KEY (token, row_key)) WITHOUT ROWID")
+    db.execute("CREATE INDEX attribute_index_by_row ON attribute_index (row_key)")
+    for row_key, record in db.execute("SELECT row_key, record FROM items").fetchall():
+        item = open_record(record, keys["record"], item_ad_prefix, row_key, keys["index"], 1)
+        if item is not None:
+            index_rows(db, keys["attribute"], row_key, item)
+    db.execute("PRAGMA user_version = 2")
+
+
+def write(path, keys, key_check, item_ad_prefix, items):
+    """Section 6: one BEGIN IMMEDIATE transaction, synchronous FULL, secure_delete on."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA secure_delete = ON")
+    db.execute("BEGIN IMMEDIATE")
+    assert db.execute("SELECT key_check FROM vault").fetchone()[0] == key_check, "another process rotated the vault key"
+    if db.execute("PRAGMA user_version").fetchone()[0] == 1:
+        migrate(db, keys, item_ad_prefix)
+    now_ms = int(time.time() * 1000)
+    for item in items:
+        code = {v: k for k, v in CLASSES.items()}[item["class"]]
+        row_key = blind_index(keys["index"], code, nfc(item["service"]), nfc(item.get("account", "")))
+        created = now_ms
+        old = db.execute("SELECT record FROM items WHERE row_key = ?", (row_key,)).fetchone()
+        if old is not None:
+            previous = open_record(old[0], keys["record"], item_ad_prefix, row_key, keys["index"], 2)
+            if previous is not None and previous.get("expires", now_ms + 1) > now_ms:
+                created = previous["created"]
+        _, plain = build_plaintext(item, created, now_ms)
+        record = aead_seal(plain, keys["record"], item_ad_prefix + row_key)
+        db.execute("INSERT INTO items (row_key, record) VALUES (?, ?) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record",
+                   (row_key, record))
+        written, _, _ = parse_plaintext(plain, 2)
+        index_rows(db, keys["attribute"], row_key, written)
+    db.execute("COMMIT")
+    db.close()
 
 
 def main():
@@ -188,7 +295,6 @@ def main():
     version = db.execute("PRAGMA user_version").fetchone()[0]
     assert version in (1, 2), "not format version 1 or 2"
     search = dict(arg.split("=", 1) for arg in sys.argv[sys.argv.index("--search") + 1:]) if "--search" in sys.argv else None
-    assert search is None or version == 2, "only version 2 has an attribute index"
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
 
     if "--keyfile" in sys.argv:
@@ -220,10 +326,18 @@ def main():
     record_key, index_key, attribute_key = subkey(vault_key, 1, 32), subkey(vault_key, 2, 32), subkey(vault_key, 4, 32)
     assert subkey(vault_key, 3, 16) == key_check, "key check mismatch"
 
+    item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
+    if "--write" in sys.argv:
+        with open(sys.argv[sys.argv.index("--write") + 1]) as f:
+            to_write = json.load(f)
+        db.close()
+        write(path, {"record": record_key, "index": index_key, "attribute": attribute_key}, key_check, item_ad_prefix, to_write)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+
     now_ms = int(time.time() * 1000)
     items, unreadable = [], 0
-    item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
-    if search is None:
+    if search is None or version == 1:  # version 1 has no index: every record is opened
         rows = db.execute("SELECT row_key, record FROM items").fetchall()
     else:
         # Section 5.4: the row keys that carry every token, then their records alone.
@@ -234,14 +348,8 @@ def main():
             candidates = found if candidates is None else candidates & found
         rows = [row for rk in sorted(candidates) for row in db.execute("SELECT row_key, record FROM items WHERE row_key = ?", (rk,))]
     for rk, record in rows:
-        plain = aead_open(record, record_key, item_ad_prefix + rk) if len(record) <= 2 << 20 else None
-        try:
-            if plain is None:
-                raise Malformed("does not authenticate")
-            item, service, account = parse_plaintext(plain, version)
-            if blind_index(index_key, plain[0], service, account) != rk:
-                raise Malformed("row key mismatch")
-        except Malformed:
+        item = open_record(record, record_key, item_ad_prefix, rk, index_key, version)
+        if item is None:
             unreadable += 1
             continue
         if search is not None and not all(attributes_of(item).get(nfc(k).decode()) == nfc(v).decode() for k, v in search.items()):

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""A Secret Service client for the torture campaign's secret-service section (scripts/torture.py),
-written with jeepney (Debian's python3-jeepney), so that the provider is driven by no code of its own.
+"""A Secret Service client for the torture campaign's secret-service section
+(scripts/torture/sections/secret_service.py), written with jeepney (Debian's python3-jeepney), so
+that the provider is driven by no code of its own.
 It runs with Debian's /usr/bin/python3, which has jeepney; it needs DBUS_SESSION_BUS_ADDRESS.
 
     create CLIENT COUNT     CreateItem COUNT items ss-CLIENT/0.. on the default alias; prints "ok N"
