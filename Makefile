@@ -4,7 +4,7 @@
 # Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target), `make sanitize`
 # (the whole suite under ThreadSanitizer and AddressSanitizer), `make docs`, `make man`,
 # `make bench-cli` (the CLI against secret-tool, git-credential-coffer against git's libsecret helper),
-# `make pam` (the PAM module, .build/release/pam_coffer.so; docs/login-unlock.md installs it).
+# `make pam` (the PAM module, .build/pam/pam_coffer.so; docs/login-unlock.md installs it).
 .PHONY: demo test bench bench-cli docs man torture fuzz sanitize pam
 
 demo:
@@ -36,11 +36,10 @@ man:
 	scripts/bootstrap.sh test
 	scripts/man.sh
 
-# SwiftPM names the dynamic library libpam_coffer.so; PAM modules go by pam_NAME.so.
+# With the C compiler alone: a SwiftPM dynamic library would load the Swift runtime into sshd.
 pam:
 	scripts/bootstrap.sh build
-	swift build -c release --product pam_coffer
-	cp "$$(swift build -c release --show-bin-path)/libpam_coffer.so" .build/release/pam_coffer.so
+	scripts/pam-module.sh .build/pam
 
 fuzz:
 	scripts/fuzz.sh

@@ -30,9 +30,6 @@ let package = Package(
         // git's and docker's credential helpers on the vault.
         .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
         .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
-        // The PAM module that unlocks the login vault at login: libpam_coffer.so, installed as
-        // pam_coffer.so (`make pam`, docs/login-unlock.md). C only: it links libc and libpam, no Swift.
-        .library(name: "pam_coffer", type: .dynamic, targets: ["CPAMCoffer"]),
     ],
     traits: [
         .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
@@ -124,7 +121,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
                 .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
-        // pam_coffer.so's C sources: they run coffer as the user (docs/login-unlock.md).
+        // pam_coffer.so's C sources, the PAM module that unlocks the login vault at login
+        // (docs/login-unlock.md). SwiftPM compiles them (warnings count); scripts/pam-module.sh
+        // links the module with the C compiler alone (`make pam`), since a SwiftPM dynamic library
+        // would load the Swift runtime into sshd and login. No product: nothing in Swift links it.
         .target(name: "CPAMCoffer", linkerSettings: [.linkedLibrary("pam")]),
         // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(

@@ -236,7 +236,7 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
     pid_t pid = ready ? fork() : -1;
     if (pid == 0) {
         const int descriptors[5] = {null_device, null_device, errors[1], third, fourth};
-        become_coffer(user, options->coffer, argv, environment, descriptors, report[0] >= 0 ? report[1] : -1);
+        become_coffer(user, options->coffer, argv, environment, descriptors, report[1]);
     }
     int failure_errno = errno;
     if (errors[1] >= 0) close(errors[1]);
@@ -247,7 +247,7 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
     free_environment(environment);
 
     if (pid < 0) {
-        snprintf(run->message, sizeof run->message, "cannot start a process: %s", strerror(ready ? failure_errno : errno));
+        snprintf(run->message, sizeof run->message, "cannot start a process: %s", strerror(failure_errno));
     } else {
         fcntl(errors[0], F_SETFL, O_NONBLOCK);
         await_child(pid, errors[0], now_ms() + (long long)options->timeout * 1000, run);
