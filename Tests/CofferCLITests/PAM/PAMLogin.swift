@@ -103,14 +103,19 @@ final class PAMLogin {
     }
 
     /// Runs `pamtester SERVICE USER operations…` with `input` on stdin (one answer a line).
-    func pamtester(_ operations: [String], input: [String], environment: [String: String] = [:], timeout: Duration = .seconds(120)) throws -> Outcome {
+    /// `pamEnvironment` goes into the PAM environment (`pamtester -E`), as pam_systemd's and pam_env's variables do.
+    func pamtester(
+        _ operations: [String], input: [String], environment: [String: String] = [:], pamEnvironment: [String: String] = [:],
+        timeout: Duration = .seconds(120)
+    ) throws -> Outcome {
         var variables: [String: String?] = [
             "LD_PRELOAD": preload, "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": services.path,
             "PAM_WRAPPER_DEBUGLEVEL": "2", "NSS_WRAPPER_PASSWD": folder.file("passwd").path, "NSS_WRAPPER_GROUP": folder.file("group").path,
         ]
         for (name, value) in environment { variables[name] = value }
         let output = try ChildProcess.run(
-            "/usr/bin/pamtester", [service, user] + operations, environment: variables,
+            "/usr/bin/pamtester", pamEnvironment.sorted { $0.key < $1.key }.flatMap { ["-E", "\($0.key)=\($0.value)"] } + [service, user] + operations,
+            environment: variables,
             stdin: Data(input.map { $0 + "\n" }.joined().utf8), timeout: timeout)
         let logLines = output.stderrText.split(separator: "\n").map(String.init)
             .filter { $0.contains("SYSLOG(") && !$0.contains("_pam_init_handlers") }
@@ -118,11 +123,13 @@ final class PAMLogin {
     }
 
     /// Runs the built coffer as the user, with the environment a login gives it and nothing else.
-    func coffer(_ arguments: [String], stdin: Data = Data(), inputs: [Int32: Data?] = [:]) throws -> ChildProcess.Output {
-        try ChildProcess.run(
+    /// `runtimeFolder` sets `XDG_RUNTIME_DIR`, as pam_systemd does for a login.
+    func coffer(_ arguments: [String], stdin: Data = Data(), inputs: [Int32: Data?] = [:], runtimeFolder: URL? = nil) throws -> ChildProcess.Output {
+        let runtime = runtimeFolder.map { ["XDG_RUNTIME_DIR=\($0.path)"] } ?? []
+        return try ChildProcess.run(
             "/usr/bin/setpriv",
-            ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/env", "-i", "HOME=\(home.path)", "PATH=/usr/bin:/bin", coffer]
-                + arguments, stdin: stdin, inputs: inputs)
+            ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", "/usr/bin/env", "-i", "HOME=\(home.path)", "PATH=/usr/bin:/bin"] + runtime
+                + [coffer] + arguments, stdin: stdin, inputs: inputs)
     }
 
     /// Creates the login vault as the user would, with `passphrase`.
@@ -132,13 +139,13 @@ final class PAMLogin {
     }
 
     /// Whether the user's agent holds the login vault unlocked (`coffer agent status`).
-    func agentHoldsLoginVault() throws -> Bool {
-        let status = try coffer(["agent", "status"])
+    func agentHoldsLoginVault(runtimeFolder: URL? = nil) throws -> Bool {
+        let status = try coffer(["agent", "status"], runtimeFolder: runtimeFolder)
         return status.status == 0 && status.stdoutText.contains(loginVault.path)
     }
 
     /// Stops the user's agent, if one runs.
-    func stopAgent() {
-        _ = try? coffer(["agent", "stop"])
+    func stopAgent(runtimeFolder: URL? = nil) {
+        _ = try? coffer(["agent", "stop"], runtimeFolder: runtimeFolder)
     }
 }

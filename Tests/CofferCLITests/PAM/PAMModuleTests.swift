@@ -118,6 +118,24 @@ final class PAMModuleTests: XCTestCase {
         XCTAssertTrue(recorded.contains("env: HOME=\(login.home.path)"))
     }
 
+    /// `XDG_RUNTIME_DIR` from the PAM environment (pam_systemd sets it) reaches coffer, so the
+    /// agent the module starts listens where the user's own commands look: `$XDG_RUNTIME_DIR/coffer/agent.sock`.
+    /// A variable that is not an absolute path does not pass.
+    func testTheRuntimeFolderFromThePAMEnvironmentPlacesTheAgent() throws {
+        let runtime = folder.file("run")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: false)
+        chown(runtime.path, login.uid, login.uid)
+        chmod(runtime.path, 0o700)
+        defer { login.stopAgent(runtimeFolder: runtime) }
+        try login.writeService("coffer=\(login.coffer) auto_start")
+        let outcome = try login.pamtester(
+            ["authenticate", "open_session"], input: [password, password], pamEnvironment: ["XDG_RUNTIME_DIR": runtime.path, "XDG_DATA_HOME": "relative"])
+        assertLoggedIn(outcome)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: runtime.appendingPathComponent("coffer/agent.sock").path), outcome.stderr)
+        XCTAssertTrue(try login.agentHoldsLoginVault(runtimeFolder: runtime))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: login.loginVault.path), "XDG_DATA_HOME=relative is not passed")
+    }
+
     /// chauthtok rewraps the login vault's passphrase slot: afterwards the old password does
     /// not open the vault and the new one does, and the next login (with the new password)
     /// unlocks it in the agent.
