@@ -32,6 +32,23 @@ final class PAMModuleTests: XCTestCase {
         XCTAssertTrue(outcome.stdout.contains("successfully opened a session"), outcome.stdout, file: file, line: line)
     }
 
+    /// Logs in through a service whose module lines have `arguments`, and asserts that the login
+    /// worked and that the module logged exactly one line, holding each of `fragments` and not the password.
+    @discardableResult
+    private func logIn(arguments: String, loggingOneLineWith fragments: [String], file: StaticString = #filePath, line: UInt = #line) throws
+        -> PAMLogin.Outcome
+    {
+        try login.writeService(arguments)
+        let outcome = try logIn()
+        assertLoggedIn(outcome, file: file, line: line)
+        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr, file: file, line: line)
+        for fragment in fragments {
+            XCTAssertTrue(outcome.logLines.first?.contains(fragment) == true, "\(fragment): \(outcome.stderr)", file: file, line: line)
+        }
+        XCTAssertFalse(outcome.stderr.contains(password), file: file, line: line)
+        return outcome
+    }
+
     /// The module, as scripts/pam-module.sh builds it (`make pam`), is C linked against libc and
     /// libpam alone: loading it into sshd or login loads no Swift runtime (readelf's NEEDED
     /// entries, and ldd's whole closure), and it exports only PAM's entry points.
@@ -55,12 +72,7 @@ final class PAMModuleTests: XCTestCase {
     /// (`auto_start`) and leaves the vault unlocked in it: the user's coffer then stores and
     /// reads an item with no passphrase. The module logs one line, without the password.
     func testTheFirstLoginCreatesTheLoginVaultAndUnlocksIt() throws {
-        try login.writeService("coffer=\(login.coffer) auto_start")
-        let outcome = try logIn()
-        assertLoggedIn(outcome)
-        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("created and started the agent, unlocked the login vault of ada") == true, outcome.stderr)
-        XCTAssertFalse(outcome.stderr.contains(password))
+        try logIn(arguments: "coffer=\(login.coffer) auto_start", loggingOneLineWith: ["created and started the agent, unlocked the login vault of ada"])
         let mode = try FileManager.default.attributesOfItem(atPath: login.loginVault.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
         XCTAssertTrue(try login.agentHoldsLoginVault())
@@ -82,11 +94,7 @@ final class PAMModuleTests: XCTestCase {
         XCTAssertEqual(try login.coffer(["agent", "start"]).status, 0)
         XCTAssertFalse(try login.agentHoldsLoginVault())
         XCTAssertNotEqual(try login.coffer(["get", "mail", "ada"]).status, 0, "locked before the login")
-        try login.writeService("coffer=\(login.coffer)")
-        let outcome = try logIn()
-        assertLoggedIn(outcome)
-        XCTAssertEqual(outcome.logLines, outcome.logLines.filter { $0.contains("unlocked the login vault of ada") })
-        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
+        try logIn(arguments: "coffer=\(login.coffer)", loggingOneLineWith: ["unlocked the login vault of ada"])
         XCTAssertTrue(try login.agentHoldsLoginVault())
         XCTAssertEqual(try login.coffer(["get", "mail", "ada"]).stdoutText, "kept")
     }
@@ -160,25 +168,15 @@ final class PAMModuleTests: XCTestCase {
     /// the login working and the vault locked, with one log line that says why and holds no password.
     func testAWrongPasswordLeavesTheLoginWorkingAndTheVaultLocked() throws {
         try login.createVault(passphrase: "another passphrase")
-        try login.writeService("coffer=\(login.coffer) auto_start")
-        let outcome = try logIn()
-        assertLoggedIn(outcome)
-        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("the login vault of ada stays locked") == true, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("the login password does not open it") == true, outcome.stderr)
-        XCTAssertFalse(outcome.stderr.contains(password))
+        try logIn(
+            arguments: "coffer=\(login.coffer) auto_start", loggingOneLineWith: ["the login vault of ada stays locked", "the login password does not open it"])
         XCTAssertFalse(try login.agentHoldsLoginVault())
     }
 
     /// Without `auto_start` and with no agent, the login works; the vault is created on the
     /// first login but stays locked, and the log line says that no agent runs.
     func testNoAgentLeavesTheLoginWorking() throws {
-        try login.writeService("coffer=\(login.coffer)")
-        let outcome = try logIn()
-        assertLoggedIn(outcome)
-        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("stays locked (created)") == true, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("no agent runs") == true, outcome.stderr)
+        try logIn(arguments: "coffer=\(login.coffer)", loggingOneLineWith: ["stays locked (created)", "no agent runs"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: login.loginVault.path))
         XCTAssertNotEqual(try login.coffer(["agent", "status"]).status, 0, "no agent was started")
     }
@@ -186,11 +184,7 @@ final class PAMModuleTests: XCTestCase {
     /// A missing coffer binary leaves the login working, with one log line naming it; so does
     /// a relative path, which the module refuses without running anything.
     func testAMissingCofferLeavesTheLoginWorking() throws {
-        try login.writeService("coffer=/nonexistent/coffer auto_start")
-        let missing = try logIn()
-        assertLoggedIn(missing)
-        XCTAssertEqual(missing.logLines.count, 1, missing.stderr)
-        XCTAssertTrue(missing.logLines.first?.contains("cannot run /nonexistent/coffer: No such file or directory") == true, missing.stderr)
+        try logIn(arguments: "coffer=/nonexistent/coffer auto_start", loggingOneLineWith: ["cannot run /nonexistent/coffer: No such file or directory"])
         try login.writeService("coffer=bin/coffer auto_start")
         let relative = try logIn()
         assertLoggedIn(relative)
@@ -204,13 +198,9 @@ final class PAMModuleTests: XCTestCase {
         let hung = folder.file("hung-coffer")
         try "#!/bin/sh\n/bin/sleep 300 &\nexec /bin/sleep 300\n".write(to: hung, atomically: true, encoding: .utf8)
         chmod(hung.path, 0o755)
-        try login.writeService("coffer=\(hung.path) timeout=1")
         let started = ContinuousClock.now
-        let outcome = try logIn()
+        try logIn(arguments: "coffer=\(hung.path) timeout=1", loggingOneLineWith: ["coffer unlock did not finish within 1 s and was killed"])
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(20))
-        assertLoggedIn(outcome)
-        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
-        XCTAssertTrue(outcome.logLines.first?.contains("coffer unlock did not finish within 1 s and was killed") == true, outcome.stderr)
         // Killed: no live process of the test's user is left (the background one's zombie, if
         // the machine's init is slow to reap it, is dead already).
         let deadline = ContinuousClock.now + .seconds(5)
