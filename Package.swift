@@ -67,7 +67,8 @@ let package = Package(
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // libFuzzer's driver entry point, which fuzz builds link from the toolchain; header-only.
         .systemLibrary(name: "CFuzzer", path: "Vendor/CFuzzer"),
-        // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
+        // glibc calls Swift cannot make (variadic prctl and syscall: pidfds, async-signal-safe terminal
+        // restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
         // GDBus (gio), which libsecret is built on: the Secret Service provider's D-Bus side.
         .systemLibrary(
@@ -84,7 +85,8 @@ let package = Package(
         .target(name: "Coffer", dependencies: ["CofferBase", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
+        // Its Identity folder tells which program each caller is (pidfds through CLinux).
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CLinux"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -180,7 +182,8 @@ let package = Package(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
+        // The identity tests run coffer-test-helper as a peer.
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
             dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),

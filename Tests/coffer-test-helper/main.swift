@@ -7,7 +7,9 @@ import Foundation
 //   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   open-loop VAULT KEYFILE PREFIX COUNT    COUNT times: open the vault, read, write PREFIX, close; then print "done"
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
+//   peer SOCKET, ping SOCKET                a peer on a Unix socket (AgentPeer)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
+if let status = AgentPeer.run(arguments) { exit(status) }
 if arguments.first == "make-fixture", arguments.count == 2 {
     do {
         try Fixture.make(in: URL(fileURLWithPath: arguments[1]))

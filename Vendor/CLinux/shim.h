@@ -1,14 +1,70 @@
 // Linux calls Swift cannot make itself: variadic functions, and signal handlers that must be
 // async-signal-safe (Swift code is not guaranteed to be). Header-only; links nothing.
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>
 #include <termios.h>
 #include <unistd.h>
 
 /// prctl(PR_SET_DUMPABLE, 0): no core dump, and no ptrace or /proc/<pid>/mem for other processes.
 static inline int coffer_set_not_dumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+// ---- Pinning a process: pidfds (syscall wrappers, since Debian 12's glibc headers lack them) ----
+
+/// pidfd_open(2) (Linux 5.3): a close-on-exec descriptor that pins process `pid`, or -1 with
+/// errno (ESRCH: no such process; ENOSYS: an older kernel).
+static inline int coffer_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// pidfd_send_signal(2) (Linux 5.1); signal 0 checks that the process still runs (or is a
+/// zombie not yet reaped) without signalling it: 0, or -1 with errno ESRCH once it has ended.
+static inline int coffer_pidfd_send_signal(int pidfd, int sig) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// getsockopt(SO_PEERPIDFD) (Linux 6.5): a pidfd of the process that connected the Unix socket
+/// `socket`, taken by the kernel at connect, or -1 with errno (ENOPROTOOPT: an older kernel;
+/// ESRCH: the peer has ended). The option's number is asm-generic's (77), which these
+/// architectures use; elsewhere, and where the headers do not name it, it is ENOPROTOOPT.
+static inline int coffer_peer_pidfd(int socket) {
+#if defined(SO_PEERPIDFD)
+    int option = SO_PEERPIDFD;
+#elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
+    int option = 77;
+#else
+    errno = ENOPROTOOPT;
+    return -1;
+#endif
+    int pidfd = -1;
+    socklen_t length = sizeof pidfd;
+    if (getsockopt(socket, SOL_SOCKET, option, &pidfd, &length) != 0) return -1;
+    return pidfd;
+}
+
+/// Whether the open file `fd` is on a FUSE file system (whose user-space server may give each
+/// reader different content): 1, 0, or -1 with errno when fstatfs(2) fails.
+static inline int coffer_is_fuse(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return info.f_type == 0x65735546 ? 1 : 0;
 }
 
 // ---- A hidden prompt's terminal settings, restored whatever signal arrives ----------------
