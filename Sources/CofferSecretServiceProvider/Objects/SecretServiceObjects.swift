@@ -20,12 +20,15 @@ final class SecretServiceObjects: ObjectTree {
     var propertyItem: (path: String, attributes: ItemAttributes)?
     /// Where prompt completions come back to (this object, on the loop thread).
     let loop: MainLoopThread<SecretServiceObjects>
+    /// Who is behind each unique name that calls.
+    let callers: BusCallers
 
     init(bus: BusConnection, registry: CollectionRegistry, prompter: PrompterCommand?, loop: MainLoopThread<SecretServiceObjects>) {
         self.bus = bus
         self.registry = registry
         self.prompter = prompter
         self.loop = loop
+        callers = BusCallers(bus: bus)
     }
 
     /// Exports the tree and follows the bus's news of connections that leave.
@@ -41,6 +44,7 @@ final class SecretServiceObjects: ObjectTree {
             guard name.hasPrefix(":"), arguments.child(2).string.isEmpty else { return }
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
+            callers.forget(name)
         }
     }
 
@@ -57,6 +61,7 @@ final class SecretServiceObjects: ObjectTree {
     // MARK: ObjectTree
 
     func handle(_ call: MethodCall) {
+        call.caller = callers.caller(of: call.sender)
         do throws(DBusError) {
             let reply: [Variant] = switch call.interface {
             case .service: try serviceCall(call)
