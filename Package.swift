@@ -157,7 +157,7 @@ let package = Package(
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
-                "Coffer", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                "Coffer", "CofferAgent", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "JWTKit", package: "jwt-kit", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
