@@ -8,7 +8,7 @@ import CofferBase
 /// and a decomposed `é` compare equal, and they are two different files). The sandbox app and
 /// the systemd unit are ASCII names.
 ///
-/// ``encoded`` is the program's one binary form (docs/vault-format.md, "Program encoding"):
+/// ``encoded`` is the program's one binary form (docs/vault-format.md, section 8):
 /// fields `u8 tag || u32be length || value` in ascending tag order, each at most once.
 /// ``init(encoded:)`` accepts only that form, so a program and its encoding correspond one to one.
 public struct Program: Hashable, Sendable, CustomStringConvertible {
@@ -45,15 +45,9 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
         script: [UInt8]? = nil, scriptDigest: [UInt8]? = nil, scriptPinned: Bool = false,
         sandboxApp: String? = nil, systemdUnit: String? = nil
     ) throws(CofferError) {
-        self.executablePath = executablePath
-        self.executableDigest = executableDigest
-        self.executablePinned = executablePinned
-        self.script = script
-        self.scriptDigest = scriptDigest
-        self.scriptPinned = scriptPinned
-        self.sandboxApp = sandboxApp
-        self.systemdUnit = systemdUnit
-        if let problem = problem { throw .invalidArgument(reason: "a program \(problem)") }
+        self.init(
+            unchecked: executablePath, executableDigest, executablePinned, script, scriptDigest, scriptPinned, sandboxApp, systemdUnit)
+        if let problem { throw .invalidArgument(reason: "a program \(problem)") }
     }
 
     /// The same program with each digest it has pinned (`coffer access grant --pin`).

@@ -60,6 +60,25 @@ private struct OptionReader {
         self.arguments = arguments
     }
 
+    /// What one option says.
+    private enum Step {
+        /// A flag: the cluster goes on to its next letter.
+        case next
+        /// A flag whose value is the next `count` letters of the cluster, which goes on after them.
+        case nextAfter(Int)
+        /// The option ends its cluster (what follows in it, if anything, is its value).
+        case end
+        /// The option takes a value: the rest of its cluster, or else the next argument.
+        case value
+        /// Inline code or standard input: no script.
+        case inline
+        /// The option names what runs.
+        case runs(Interpreter.Script)
+        /// The option names, as `KIND:NAME`, what runs: the rest of its cluster, or else the
+        /// next argument.
+        case runsNamed(String)
+    }
+
     /// The next argument as text, for comparing with option names (a byte that is not UTF-8
     /// becomes U+FFFD, which no option name holds); its bytes are then ``current``.
     private mutating func next() -> String? {
@@ -68,70 +87,65 @@ private struct OptionReader {
         return String(decoding: argument, as: UTF8.self)
     }
 
-    private mutating func skip(_ count: Int = 1) { arguments = arguments.dropFirst(count) }
-
-    /// The argument after `--`, or else the one just read (not an option): the script.
-    private mutating func file(after argument: String) -> Interpreter.Script {
-        guard argument == "--" else { return .file(current) }
-        return arguments.popFirst().map(Interpreter.Script.file) ?? .none
-    }
-
-    /// The next argument, or else nothing, as `KIND:NAME`.
-    private mutating func namedNext(_ kind: String) -> Interpreter.Script {
-        Self.named(kind, arguments.popFirst() ?? [])
-    }
-
     private static func named(_ kind: String, _ name: some Collection<UInt8>) -> Interpreter.Script {
         name.isEmpty ? .none : .named(Array(kind.utf8) + [UInt8(ascii: ":")] + Array(name))
     }
 
-    /// The letters of a cluster of short options (`-uBc`, the `-` or `+` dropped) in turn:
-    /// `body` gets each letter and the rest of the cluster after it, and says whether the
-    /// cluster goes on.
-    private func cluster(_ body: (Character, ArraySlice<UInt8>) -> Bool) {
-        var rest = current.dropFirst()
-        while let letter = rest.first {
-            rest = rest.dropFirst()
-            guard body(Character(Unicode.Scalar(letter)), rest) else { return }
-        }
-    }
-
-    /// CPython: `-c` runs a command, `-m NAME` a module (`module:NAME`); `-W` and `-X` take a
-    /// value; `-` is standard input.
-    mutating func python() -> Interpreter.Script {
+    /// The grammar the interpreters share: options come first; `--` ends them, and the next
+    /// argument is the script; so is the first argument that is no option. `-` alone is
+    /// standard input, or with `dashEnds`, ends the options as `--` does. An argument of two
+    /// dashes goes to `long`; one of a single dash (or `+` with `plus`) is a cluster of letters,
+    /// each given to `short` with the rest of the cluster, or the whole of it goes to `long`
+    /// when `clusters` is `false`.
+    private mutating func read(
+        dashEnds: Bool = false, plus: Bool = false, clusters: Bool = true,
+        long: (String) -> Step, short: (Character, ArraySlice<UInt8>) -> Step = { _, _ in .end }
+    ) -> Interpreter.Script {
         while let argument = next() {
-            if argument == "-" { return .none }
-            if argument == "--" || !argument.hasPrefix("-") { return file(after: argument) }
-            if argument.hasPrefix("--") {
-                if argument == "--check-hash-based-pycs" { skip() }
-                continue
-            }
-            var result: Interpreter.Script?
-            var takesNext = false, module = false
-            cluster { letter, rest in
-                switch letter {
-                case "c":
-                    result = Interpreter.Script.none
-                case "m":
-                    module = true
-                    takesNext = rest.isEmpty
-                    if !rest.isEmpty { result = Self.named("module", rest) }
-                case "W", "X":
-                    takesNext = rest.isEmpty
-                default:
-                    return true
+            if argument == "-", !dashEnds { return .none }
+            if argument == "--" || argument == "-" { return arguments.popFirst().map(Interpreter.Script.file) ?? .none }
+            guard argument.hasPrefix("-") || plus && argument.hasPrefix("+") else { return .file(current) }
+            var step = Step.end, rest = current.dropFirst()
+            if argument.hasPrefix("--") || !clusters {
+                step = long(argument)
+                rest = []
+            } else {
+                letters: while let letter = rest.first {
+                    rest = rest.dropFirst()
+                    step = short(Character(Unicode.Scalar(letter)), rest)
+                    switch step {
+                    case .next: continue
+                    case .nextAfter(let count): rest = rest.dropFirst(count)
+                    default: break letters
+                    }
                 }
-                return false
             }
-            if let result { return result }
-            if module { return namedNext("module") }
-            if takesNext { skip() }
+            switch step {
+            case .next, .nextAfter, .end: continue
+            case .value: if rest.isEmpty { arguments = arguments.dropFirst() }
+            case .inline: return .none
+            case .runs(let script): return script
+            case .runsNamed(let kind): return Self.named(kind, rest.isEmpty ? arguments.popFirst() ?? [] : Array(rest))
+            }
         }
         return .none
     }
 
+    /// CPython: `-c` runs a command, `-m NAME` a module (`module:NAME`); `-W` and `-X` take a
+    /// value.
+    mutating func python() -> Interpreter.Script {
+        read(long: { $0 == "--check-hash-based-pycs" ? .value : .end }) { letter, _ in
+            switch letter {
+            case "c": .inline
+            case "m": .runsNamed("module")
+            case "W", "X": .value
+            default: .next
+            }
+        }
+    }
+
     /// Node.js: `-e`/`--eval` and `-p`/`--print` run code; a few options take the next
-    /// argument as their value (the others are written `--name=value`).
+    /// argument as their value (the others are written `--name=value`). No clusters.
     mutating func node() -> Interpreter.Script {
         let code: Set = ["-e", "--eval", "-p", "--print", "-pe", "-ep"]
         let valued: Set = [
@@ -140,78 +154,72 @@ private struct OptionReader {
             "--report-dir", "--report-directory", "--report-filename", "--diagnostic-dir", "--icu-data-dir", "--openssl-config",
             "--inspect-port", "--debug-port", "--secure-heap", "--secure-heap-min", "--stack-trace-limit",
         ]
-        while let argument = next() {
-            if argument == "-" { return .none }
-            if argument == "--" || !argument.hasPrefix("-") { return file(after: argument) }
-            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if code.contains(name) { return .none }
-            if valued.contains(argument) { skip() }
-        }
-        return .none
+        return read(clusters: false, long: { argument in
+            if code.contains(argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument) { return .inline }
+            return valued.contains(argument) ? .value : .end
+        })
     }
 
-    /// Perl: `-e`/`-E` run code; `-I` takes a value, here or as the next argument; `-l` takes
-    /// octal digits and `-0` octal digits or `xHEX`, and the cluster goes on; `-C`, `-d`, `-D`,
-    /// `-F`, `-i`, `-m`, `-M`, `-V` and `-x` take the rest of the cluster.
+    /// Perl: `-e`/`-E` run code; `-I` takes a value; `-l` takes octal digits and `-0` octal
+    /// digits or `xHEX`, and the cluster goes on; `-C`, `-d`, `-D`, `-F`, `-i`, `-m`, `-M`, `-V`
+    /// and `-x` take the rest of the cluster.
     mutating func perl() -> Interpreter.Script {
-        let octal = Set("01234567"), hex = Set("0123456789abcdefABCDEF")
-        while let argument = next() {
-            if argument == "-" { return .none }
-            if argument == "--" || !argument.hasPrefix("-") { return file(after: argument) }
-            var code = false, takesNext = false
-            var digits: Set<Character> = [], afterZero = false
-            cluster { letter, rest in
-                if afterZero, letter == "x" || letter == "X" {
-                    afterZero = false
-                    digits = hex
-                    return true
-                }
-                afterZero = false
-                if digits.contains(letter) { return true }
-                digits = []
-                switch letter {
-                case "e", "E": code = true
-                case "I": takesNext = rest.isEmpty
-                case "0", "l":
-                    afterZero = letter == "0"
-                    digits = octal
-                    return true
-                case "C", "d", "D", "F", "i", "m", "M", "V", "x": break
-                default: return true
-                }
-                return false
-            }
-            if code { return .none }
-            if takesNext { skip() }
+        func count(_ rest: ArraySlice<UInt8>, _ digits: String) -> Int {
+            rest.prefix { digits.utf8.contains($0) }.count
         }
-        return .none
+        return read(long: { _ in .end }) { letter, rest in
+            switch letter {
+            case "e", "E": return .inline
+            case "I": return .value
+            case "0" where rest.first == UInt8(ascii: "x") || rest.first == UInt8(ascii: "X"):
+                return .nextAfter(1 + count(rest.dropFirst(), "0123456789abcdefABCDEF"))
+            case "0", "l": return .nextAfter(count(rest, "01234567"))
+            case "C", "d", "D", "F", "i", "m", "M", "V", "x": return .end
+            default: return .next
+            }
+        }
     }
 
-    /// Ruby: `-e` runs code; `-I`, `-r`, `-C` and `-E` take a value, here or as the next
-    /// argument; `-0`, `-F`, `-K`, `-T`, `-W` and `-x` take the rest of the cluster.
+    /// Ruby: `-e` runs code; `-I`, `-r`, `-C` and `-E` take a value; `-0`, `-F`, `-K`, `-T`,
+    /// `-W` and `-x` take the rest of the cluster.
     mutating func ruby() -> Interpreter.Script {
-        let valuedLong: Set = ["--encoding", "--external-encoding", "--internal-encoding"]
-        while let argument = next() {
-            if argument == "-" { return .none }
-            if argument == "--" || !argument.hasPrefix("-") { return file(after: argument) }
-            if argument.hasPrefix("--") {
-                if valuedLong.contains(argument) { skip() }
-                continue
+        read(long: { ["--encoding", "--external-encoding", "--internal-encoding"].contains($0) ? .value : .end }) { letter, _ in
+            switch letter {
+            case "e": .inline
+            case "I", "r", "C", "E": .value
+            case "0", "F", "K", "T", "W", "x": .end
+            default: .next
             }
-            var code = false, takesNext = false
-            cluster { letter, rest in
-                switch letter {
-                case "e": code = true
-                case "I", "r", "C", "E": takesNext = rest.isEmpty
-                case "0", "F", "K", "T", "W", "x": break
-                default: return true
-                }
-                return false
-            }
-            if code { return .none }
-            if takesNext { skip() }
         }
-        return .none
+    }
+
+    /// `sh`, `bash`, `dash`, `zsh`: `-c` runs a command and `-s` reads standard input (in any
+    /// cluster, with `-` or `+`); `-o`/`-O` take the next argument, as do bash's `--rcfile` and
+    /// `--init-file`; `-` ends the options as `--` does.
+    mutating func shell() -> Interpreter.Script {
+        read(dashEnds: true, plus: true, long: { $0 == "--rcfile" || $0 == "--init-file" ? .value : .end }) { letter, _ in
+            switch letter {
+            case "c", "s": .inline
+            case "o", "O": .value
+            default: .next
+            }
+        }
+    }
+
+    /// fish: `-c`/`--command` run a command; `-C`/`--init-command`, `-d`/`--debug`,
+    /// `-o`/`--debug-output`, `-f`/`--features` and `-p`/`--profile` take a value.
+    mutating func fish() -> Interpreter.Script {
+        let valued: Set = ["--init-command", "--debug", "--debug-output", "--features", "--profile", "--profile-startup"]
+        return read(long: { argument in
+            if argument == "--command" || argument.hasPrefix("--command=") { return .inline }
+            return valued.contains(argument) ? .value : .end
+        }) { letter, _ in
+            switch letter {
+            case "c": .inline
+            case "C", "d", "o", "f", "p": .value
+            default: .next
+            }
+        }
     }
 
     /// Java: `-jar FILE` runs a jar, `-m`/`--module NAME` a module (`module:NAME`), a `.java`
@@ -225,67 +233,14 @@ private struct OptionReader {
         ]
         while let argument = next() {
             if argument == "-jar" { return arguments.popFirst().map(Interpreter.Script.file) ?? .none }
-            if argument == "-m" || argument == "--module" { return namedNext("module") }
+            if argument == "-m" || argument == "--module" { return Self.named("module", arguments.popFirst() ?? []) }
             if argument.hasPrefix("--module=") { return Self.named("module", current.dropFirst("--module=".utf8.count)) }
             if valued.contains(argument) {
-                skip()
+                arguments = arguments.dropFirst()
                 continue
             }
             if argument.hasPrefix("-") || argument.hasPrefix("@") { continue }
             return argument.hasSuffix(".java") ? .file(current) : Self.named("class", current)
-        }
-        return .none
-    }
-
-    /// `sh`, `bash`, `dash`, `zsh`: `-c` runs a command and `-s` reads standard input (in any
-    /// cluster, with `-` or `+`); `-o`/`-O` take the next argument, as do bash's `--rcfile` and
-    /// `--init-file`; `-` and `--` end the options.
-    mutating func shell() -> Interpreter.Script {
-        while let argument = next() {
-            if argument == "-" || argument == "--" { return arguments.popFirst().map(Interpreter.Script.file) ?? .none }
-            if argument.hasPrefix("--") {
-                if argument == "--rcfile" || argument == "--init-file" { skip() }
-                continue
-            }
-            guard argument.hasPrefix("-") || argument.hasPrefix("+") else { return .file(current) }
-            var inline = false, values = 0
-            cluster { letter, _ in
-                switch letter {
-                case "c", "s": inline = true
-                case "o", "O": values += 1
-                default: break
-                }
-                return true
-            }
-            if inline { return .none }
-            skip(values)
-        }
-        return .none
-    }
-
-    /// fish: `-c`/`--command` run a command; `-C`/`--init-command`, `-d`/`--debug`,
-    /// `-o`/`--debug-output`, `-f`/`--features` and `-p`/`--profile` take a value.
-    mutating func fish() -> Interpreter.Script {
-        let valuedLong: Set = ["--init-command", "--debug", "--debug-output", "--features", "--profile", "--profile-startup"]
-        while let argument = next() {
-            if argument == "-" { return .none }
-            if argument == "--" || !argument.hasPrefix("-") { return file(after: argument) }
-            if argument.hasPrefix("--") {
-                if argument == "--command" || argument.hasPrefix("--command=") { return .none }
-                if valuedLong.contains(argument) { skip() }
-                continue
-            }
-            var inline = false, takesNext = false
-            cluster { letter, rest in
-                switch letter {
-                case "c": inline = true
-                case "C", "d", "o", "f", "p": takesNext = rest.isEmpty
-                default: return true
-                }
-                return false
-            }
-            if inline { return .none }
-            if takesNext { skip() }
         }
         return .none
     }

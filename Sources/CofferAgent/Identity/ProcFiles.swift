@@ -19,16 +19,18 @@ enum ProcFiles {
                 return nil
             }
         }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, limit - count) }
-            if got < 0, errno == EINTR { continue }
-            guard got >= 0 else { return nil }
-            if got == 0 { break }
-            count += got
+        // Most of these files are a few hundred bytes: read in pages, not into a buffer of `limit`.
+        return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { (chunk) -> [UInt8]? in
+            var bytes: [UInt8] = []
+            while bytes.count < limit {
+                let got = Glibc.read(descriptor, chunk.baseAddress!, min(chunk.count, limit - bytes.count))
+                if got < 0, errno == EINTR { continue }
+                guard got >= 0 else { return nil }
+                if got == 0 { break }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[..<got]))
+            }
+            return bytes
         }
-        return Array(bytes.prefix(count))
     }
 
     /// A path's bytes as the C string Glibc's calls take (a path need not be UTF-8, and a
