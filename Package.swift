@@ -167,8 +167,9 @@ let package = Package(
             name: "coffer-fuzz",
             dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
 
-        // A small program the tests run as a second process (concurrent writers, kill -9).
-        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
+        // A small program the tests run as a second process (concurrent writers, kill -9, peers of
+        // the agent, a resolver running as another user).
+        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer", "CofferAgent"], path: "Tests/coffer-test-helper"),
         // What every test target shares: child processes, temporary folders, a test clock,
         // a quiet logger, the Secret Service test environment.
         .target(

@@ -100,18 +100,47 @@ final class CallerResolverTests: XCTestCase {
         XCTAssertTrue(pathOnly.matches(after.program), "an unpinned entry is matched by path alone")
     }
 
+    /// A folder uid 65534 can enter (unlike the test's own, 0700), removed by the caller.
+    func folderOthersCanEnter() throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw MissingPrerequisite.error("setpriv (util-linux) is needed to run a process as uid 65534")
+        }
+        var template = Array("/tmp/coffer-identity-XXXXXX".utf8CString)
+        let shared = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        chmod(shared, 0o755)
+        return shared
+    }
+
+    /// `arguments` run as uid 65534.
+    func asNobody(_ arguments: [String]) -> [String] {
+        ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
+    }
+
+    /// An agent of an ordinary user (the resolver in the helper, run as uid 65534) identifies a
+    /// process of that user, but not one that made itself not dumpable, as Coffer's own tools
+    /// do: the kernel lets it read neither the executable nor the folder (`notInspectable`).
+    func testAProcessThatIsNotDumpableIsNotIdentifiedByAnUnprivilegedAgent() throws {
+        let shared = try folderOthersCanEnter()
+        defer { try? FileManager.default.removeItem(atPath: shared) }
+        let resolver = shared + "/helper"
+        try FileManager.default.copyItem(atPath: helper, toPath: resolver)
+        chmod(resolver, 0o755)
+        let wait = "import sys; print('connected', flush=True); sys.stdin.read()"
+        let dumpable = try start("/usr/bin/setpriv", asNobody(["/usr/bin/python3", "-c", wait]))
+        let hardened = try start("/usr/bin/setpriv", asNobody(["/usr/bin/python3", "-c", "import ctypes; ctypes.CDLL(None).prctl(4, 0, 0, 0, 0); " + wait]))
+        defer { [dumpable, hardened].forEach { $0.stop() } }
+        let seen = try ChildProcess.run("/usr/bin/setpriv", asNobody([resolver, "resolve", "\(dumpable.pid)"]))
+        XCTAssertEqual(seen.stdoutText, "program: \(String(decoding: "/usr/bin/python3".realPathBytes, as: UTF8.self))\n", seen.stderrText)
+        let hidden = try ChildProcess.run("/usr/bin/setpriv", asNobody([resolver, "resolve", "\(hardened.pid)"]))
+        XCTAssertEqual(hidden.stdoutText, "unidentified: \(CallerResolutionError.notInspectable)\n", hidden.stderrText)
+    }
+
     /// For a user other than root (65534 here): a root-owned program in root's folders is
     /// not pinned (so an update keeps its access); the same program owned by the user, or in a
     /// folder the user owns, is.
     func testPinsFollowWhoCanModifyTheExecutable() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
-            throw MissingPrerequisite.error("setpriv (util-linux) is needed to run a peer as uid 65534")
-        }
-        // A folder uid 65534 can enter, unlike the test's own (0700).
-        var template = Array("/tmp/coffer-pin-XXXXXX".utf8CString)
-        let shared = String(cString: try XCTUnwrap(mkdtemp(&template)))
+        let shared = try folderOthersCanEnter()
         defer { try? FileManager.default.removeItem(atPath: shared) }
-        chmod(shared, 0o755)
         let socket = try PeerSocket(path: shared + "/peer.sock", openToAll: true)
         let rootOwned = shared + "/root-owned", userOwned = shared + "/user-owned"
         let userFolder = shared + "/user-folder"
@@ -124,7 +153,7 @@ final class CallerResolverTests: XCTestCase {
         chown(userOwned, 65534, 65534)
         var pins: [String: Bool] = [:]
         for path in [rootOwned, userOwned, userFolder + "/helper"] {
-            let child = try start("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", path, "peer", socket.path])
+            let child = try start("/usr/bin/setpriv", asNobody([path, "peer", socket.path]))
             defer { child.stop() }
             let connection = try socket.accept()
             defer { close(connection) }
@@ -153,14 +182,18 @@ final class CallerResolverTests: XCTestCase {
             XCTAssertEqual(caller.program.executablePath, python)
             XCTAssertEqual(caller.program.executableDigest, try sha256sum("/usr/bin/python3"))
         }
-        XCTAssertEqual(a.program.script, first.realPathBytes)
-        XCTAssertEqual(a.program.scriptDigest, try sha256sum(first))
-        XCTAssertEqual(b.program.script, second.realPathBytes)
-        XCTAssertEqual(b.program.scriptDigest, try sha256sum(second))
-        XCTAssertNil(inline.program.script, "-c: the interpreter alone")
-        XCTAssertFalse(a.program.matches(b.program))
-        XCTAssertFalse(inline.program.matches(a.program))
-        XCTAssertFalse(a.program.matches(inline.program))
+        try assertScripts(a, first, b, second, inline: inline)
+    }
+
+    /// `a` and `b` run the scripts `first` and `second` (their real paths and digests),
+    /// `inline` none, and none of the three is another.
+    func assertScripts(_ a: Caller, _ first: String, _ b: Caller, _ second: String, inline: Caller, line: UInt = #line) throws {
+        XCTAssertEqual(a.program.script, first.realPathBytes, line: line)
+        XCTAssertEqual(a.program.scriptDigest, try sha256sum(first), line: line)
+        XCTAssertEqual(b.program.script, second.realPathBytes, line: line)
+        XCTAssertEqual(b.program.scriptDigest, try sha256sum(second), line: line)
+        XCTAssertNil(inline.program.script, "the interpreter alone", line: line)
+        for (x, y) in [(a, b), (b, a), (a, inline), (inline, a)] { XCTAssertFalse(x.program.matches(y.program), line: line) }
     }
 
     /// A shell running a script is the shell and the script; `sh -c` is the shell alone. The
@@ -176,16 +209,10 @@ final class CallerResolverTests: XCTestCase {
         defer { [one, two, three, four].forEach { $0.stop() } }
         let a = try resolver.resolve(pid: one.pid, uid: 0), b = try resolver.resolve(pid: two.pid, uid: 0)
         let inline = try resolver.resolve(pid: three.pid, uid: 0), bash = try resolver.resolve(pid: four.pid, uid: 0)
-        XCTAssertEqual(a.program.executablePath, "/bin/sh".realPathBytes)
-        XCTAssertEqual(a.program.script, first.realPathBytes)
-        XCTAssertEqual(a.program.scriptDigest, try sha256sum(first))
-        XCTAssertEqual(b.program.script, second.realPathBytes)
-        XCTAssertNil(inline.program.script, "sh -c: the shell alone, whatever follows")
-        XCTAssertEqual(inline.program.executablePath, "/bin/sh".realPathBytes)
+        for caller in [a, b, inline] { XCTAssertEqual(caller.program.executablePath, "/bin/sh".realPathBytes) }
+        try assertScripts(a, first, b, second, inline: inline)
         XCTAssertEqual(bash.program.executablePath, "/bin/bash".realPathBytes)
-        XCTAssertNil(bash.program.script)
-        XCTAssertFalse(a.program.matches(b.program))
-        XCTAssertFalse(inline.program.matches(a.program))
+        XCTAssertNil(bash.program.script, "bash -c")
     }
 
     /// A script named relative to the interpreter's folder is found from that folder; a script
