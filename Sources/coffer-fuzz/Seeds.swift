@@ -75,7 +75,7 @@ enum Seeds {
         ]
     }
 
-    /// Program encodings (docs/vault-format.md, "Program encoding"): valid ones of each shape,
+    /// Program encodings (docs/vault-format.md, section 8): valid ones of each shape,
     /// and a few that break one rule each.
     private static func programs() -> [(String, [UInt8])] {
         let digest = [UInt8](repeating: 0xAB, count: Program.digestLength)

@@ -1,7 +1,7 @@
 import XCTest
 @testable import Coffer
 
-/// A program's binary form (docs/vault-format.md, "Program encoding"): exact bytes, a round trip,
+/// A program's binary form (docs/vault-format.md, section 8): exact bytes, a round trip,
 /// every malformed input refused; matching; and a description no path can forge.
 final class ProgramTests: XCTestCase {
     let digest = [UInt8](repeating: 0xAB, count: 32)
