@@ -28,6 +28,9 @@ if [ "${1:-build}" = test ]; then
     # which the torture campaign's client uses too); Debian's docker helper and git's libsecret helper
     # (built with gcc from the source the git package ships) are above.
     packages+=(python3-secretstorage python3-jeepney)
+    # The caller-identity tests run scripts under these interpreters (python3 and the shells are
+    # above); setpriv, unshare, pivot_root and mount come with util-linux and mount (essential).
+    packages+=(perl nodejs)
 fi
 
 missing=()
