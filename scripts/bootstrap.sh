@@ -5,7 +5,7 @@
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
-#                                the provider's tests drive
+#                                the provider's tests drive, and perl and node (scripts for the identity tests)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
