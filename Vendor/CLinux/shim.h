@@ -1,11 +1,14 @@
 // Linux calls Swift cannot make itself: variadic functions, and signal handlers that must be
 // async-signal-safe (Swift code is not guaranteed to be). Header-only; links nothing.
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/vfs.h>
 #include <termios.h>
@@ -65,6 +68,39 @@ static inline int coffer_is_fuse(int fd) {
     struct statfs info;
     if (fstatfs(fd, &info) != 0) return -1;
     return info.f_type == 0x65735546 ? 1 : 0;
+}
+
+/// Opens `path` for reading only when it is a regular file, and opens nothing else on the way:
+/// the path is resolved first with O_PATH (which opens no device, FIFO or socket: opening some
+/// devices acts, /dev/watchdog arms a timer), the file checked, then that same file opened. With
+/// `nofollow`, a symbolic link as the last component is refused. Returns a close-on-exec
+/// descriptor, or -1 with errno (EINVAL: not a regular file). O_PATH is asm-generic's value where
+/// the headers Swift sees do not name it.
+static inline int coffer_open_regular(const char *path, int nofollow) {
+#if defined(O_PATH)
+    int resolveOnly = O_PATH;
+#elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
+    int resolveOnly = 010000000;
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+    int handle = open(path, resolveOnly | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (handle < 0) return -1;
+    struct stat info;
+    int failure = 0;
+    if (fstat(handle, &info) != 0) failure = errno;
+    else if (!S_ISREG(info.st_mode)) failure = EINVAL;
+    int descriptor = -1;
+    if (!failure) {
+        char link[32];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", handle);
+        descriptor = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (descriptor < 0) failure = errno;
+    }
+    close(handle);
+    errno = failure;
+    return descriptor;
 }
 
 // ---- A hidden prompt's terminal settings, restored whatever signal arrives ----------------

@@ -1,24 +1,16 @@
+import CLinux
 import Glibc
 
 /// Reads of a process's files under `/proc/PID`, each bounded; the parsers take bytes, so
 /// tests give them fixtures.
 enum ProcFiles {
     /// The first `limit` bytes of the file at `path`; `nil`, with errno set, when it cannot be
-    /// opened or read. With `regularOnly`, a symbolic link as the last component, or anything
-    /// but a regular file, is refused (ELOOP, EINVAL) and opening never blocks (a FIFO).
+    /// opened or read. With `regularOnly` (for a file a process chooses), a symbolic link as the
+    /// last component, or anything but a regular file, is refused (EINVAL) without being opened.
     static func read(_ path: String, limit: Int, regularOnly: Bool = false) -> [UInt8]? {
-        let flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | (regularOnly ? O_NONBLOCK | O_NOFOLLOW : 0)
-        let descriptor = open(path, flags)
+        let descriptor = regularOnly ? coffer_open_regular(path, 1) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        if regularOnly {
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { return nil }
-            guard info.st_mode & S_IFMT == S_IFREG else {
-                errno = EINVAL
-                return nil
-            }
-        }
         // Most of these files are a few hundred bytes: read in pages, not into a buffer of `limit`.
         return withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { (chunk) -> [UInt8]? in
             var bytes: [UInt8] = []

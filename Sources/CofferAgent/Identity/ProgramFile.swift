@@ -1,3 +1,4 @@
+import CLinux
 import Coffer
 import Glibc
 
@@ -47,11 +48,11 @@ struct ProgramFile {
     static func script(_ name: [UInt8], of pid: pid_t, uid: uid_t, digests: FileDigests) throws(CallerResolutionError) -> ProgramFile {
         let absolute = name.first == UInt8(ascii: "/")
         let through = Array((absolute ? "/proc/\(pid)/root" : "/proc/\(pid)/cwd/").utf8) + name
-        let descriptor = open(ProcFiles.cPath(through), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        // The process names the file: opened only once known to be a regular file.
+        let descriptor = coffer_open_regular(ProcFiles.cPath(through), 0)
         defer { if descriptor >= 0 { close(descriptor) } }
         var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              let real = ProcFiles.link("/proc/self/fd/\(descriptor)")
+        guard descriptor >= 0, fstat(descriptor, &info) == 0, let real = ProcFiles.link("/proc/self/fd/\(descriptor)")
         else {
             // The process's folder tells whether the agent may look into the process at all.
             guard let folder = ProcFiles.link("/proc/\(pid)/cwd") else { throw failure(errno, reading: "cwd") }

@@ -233,6 +233,31 @@ final class CallerResolverTests: XCTestCase {
         XCTAssertNil(gone.scriptDigest)
     }
 
+    /// A script name that is no regular file (a FIFO the shell waits on) is never opened by the
+    /// agent, which could block on a FIFO and act on some devices (it is resolved with `O_PATH`,
+    /// which inotify does not report as an open): it is kept marked `(unreadable)`.
+    func testAScriptThatIsNoRegularFileIsNotOpened() throws {
+        let fifo = folder.file("fifo.sh").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let watch = inotify_init1(Int32(IN_NONBLOCK) | Int32(IN_CLOEXEC))
+        XCTAssertGreaterThanOrEqual(watch, 0)
+        defer { close(watch) }
+        XCTAssertGreaterThanOrEqual(inotify_add_watch(watch, fifo, UInt32(IN_OPEN)), 0)
+        // The shell blocks in its own open until a writer comes, so no open of its is reported.
+        let waiting = try ChildProcess.start("/bin/sh", [fifo], inputs: [0: nil])
+        defer {
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { close(writer) }
+            waiting.stop()
+        }
+        let program = try CallerResolver().resolve(pid: waiting.pid, uid: 0).program
+        XCTAssertEqual(program.script, Array(fifo.utf8) + Array(" (unreadable)".utf8))
+        XCTAssertNil(program.scriptDigest)
+        var events = [UInt8](repeating: 0, count: 4096)
+        XCTAssertEqual(read(watch, &events, events.count), -1, "no open of the FIFO was reported")
+        XCTAssertEqual(errno, EAGAIN)
+    }
+
     /// Perl and Node.js scripts are told apart as Python's are; `-e` is the interpreter alone.
     func testPerlAndNodeScripts() throws {
         for (interpreter, source, inline) in [
