@@ -42,9 +42,10 @@ package final class CallerResolver: Sendable {
         var counter: UInt64 = 0
     }
 
-    /// A resolver sharing `digests`; with `kernelPidfd` `false`, a socket's peer is pinned with
-    /// `pidfd_open` as on kernels before 6.5, even where `SO_PEERPIDFD` exists.
-    package init(digests: FileDigests = FileDigests(), kernelPidfd: Bool = true) {
+    /// A resolver using `digests` (by default the process's shared ones); with `kernelPidfd`
+    /// `false`, a socket's peer is pinned with `pidfd_open` as on kernels before 6.5, even where
+    /// `SO_PEERPIDFD` exists.
+    package init(digests: FileDigests = .shared, kernelPidfd: Bool = true) {
         self.digests = digests
         self.kernelPidfd = kernelPidfd
     }
@@ -102,6 +103,9 @@ package final class CallerResolver: Sendable {
         let name = executable.kernelPath.split(separator: UInt8(ascii: "/")).last ?? []
         if let interpreter = Interpreter(executableName: name) {
             let commandLine = commandLine(of: process.pid)
+            // Empty while an exec is under way or once the process is a zombie: taking it for
+            // "no script" would make the process the interpreter alone.
+            guard !commandLine.isEmpty else { throw .unreadable("its command line is empty") }
             interpreterCommandLine = commandLine
             switch interpreter.script(in: ProcFiles.arguments(cmdline: commandLine).dropFirst()) {
             case .none: break

@@ -63,6 +63,10 @@ package final class FileDigests: Sendable {
     /// How many files were hashed (read whole): what the cache saves, for tests and benchmarks.
     private let hashedCount = Guarded(0)
 
+    /// The digests every resolver of the process shares by default (the agent's socket and its
+    /// Secret Service alike), so that no file is hashed twice in a process.
+    package static let shared = FileDigests()
+
     package init() {}
 
     /// Files hashed so far.

@@ -250,6 +250,11 @@ final class CallerResolverTests: XCTestCase {
             if writer >= 0 { close(writer) }
             waiting.stop()
         }
+        // Its command line is set a moment after the exec returns to the parent.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(waiting.pid)/cmdline")))?.isEmpty != false, ContinuousClock.now < deadline {
+            usleep(1_000)
+        }
         let program = try CallerResolver().resolve(pid: waiting.pid, uid: 0).program
         XCTAssertEqual(program.script, Array(fifo.utf8) + Array(" (unreadable)".utf8))
         XCTAssertNil(program.scriptDigest)
