@@ -67,7 +67,8 @@ let package = Package(
             pkgConfig: "libsecret-1", providers: [.apt(["libsecret-1-dev"])]),
         // libFuzzer's driver entry point, which fuzz builds link from the toolchain; header-only.
         .systemLibrary(name: "CFuzzer", path: "Vendor/CFuzzer"),
-        // glibc calls Swift cannot make (variadic prctl, async-signal-safe terminal restore); header-only.
+        // glibc calls Swift cannot make (variadic prctl and syscall: pidfds, async-signal-safe terminal
+        // restore); header-only.
         .systemLibrary(name: "CLinux", path: "Vendor/CLinux"),
         // GDBus (gio), which libsecret is built on: the Secret Service provider's D-Bus side.
         .systemLibrary(
@@ -88,7 +89,8 @@ let package = Package(
         .target(name: "Coffer", dependencies: ["CofferBase", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
+        // Its Identity folder tells which program each caller is (pidfds through CLinux).
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CLinux"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -164,7 +166,7 @@ let package = Package(
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
-                "Coffer", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                "Coffer", "CofferAgent", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "JWTKit", package: "jwt-kit", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
@@ -174,8 +176,9 @@ let package = Package(
             name: "coffer-fuzz",
             dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
 
-        // A small program the tests run as a second process (concurrent writers, kill -9).
-        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer"], path: "Tests/coffer-test-helper"),
+        // A small program the tests run as a second process (concurrent writers, kill -9, peers of
+        // the agent, a resolver running as another user).
+        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer", "CofferAgent"], path: "Tests/coffer-test-helper"),
         // What every test target shares: child processes, temporary folders, a test clock,
         // a quiet logger, the Secret Service test environment.
         .target(
@@ -192,7 +195,8 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
+        // The identity tests run coffer-test-helper as a peer.
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
             dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),

@@ -5,8 +5,9 @@
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
-#                                the provider's tests drive (Seahorse under Xvfb among them), and pamtester
-#                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests
+#                                the provider's tests drive (Seahorse under Xvfb among them), pamtester
+#                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests, and
+#                                perl and node (scripts for the identity tests)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -37,6 +38,9 @@ if [ "${1:-build}" = test ]; then
     # cwrap's pam_wrapper reads the tests' own service files (pam_matrix checks the password),
     # nss_wrapper gives the module a user from the tests' own passwd file.
     packages+=(pamtester libpam-wrapper libnss-wrapper)
+    # The caller-identity tests run scripts under these interpreters (python3 and the shells are
+    # above); setpriv, unshare, pivot_root and mount come with util-linux and mount (essential).
+    packages+=(perl nodejs)
 fi
 
 missing=()

@@ -16,14 +16,17 @@ final class AgentConnection {
     let id: UInt64
     let descriptor: Int32
     let acceptedAt: ContinuousClock.Instant
+    /// The process that connected, pinned at the accept; `nil` when the kernel named none.
+    let peer: PeerProcess?
     /// When the last byte of the request came (or the connection was accepted).
     var lastHeard: ContinuousClock.Instant
     var state = State.reading
     let request = IncomingFrame()
 
-    init(id: UInt64, descriptor: Int32, at now: ContinuousClock.Instant) {
+    init(id: UInt64, descriptor: Int32, peer: PeerProcess?, at now: ContinuousClock.Instant) {
         self.id = id
         self.descriptor = descriptor
+        self.peer = peer
         acceptedAt = now
         lastHeard = now
     }

@@ -11,8 +11,11 @@ final class AgentConnectionLoop {
     private let limits: AgentServerLimits
     private let capacity: Int
     private let wakeup: AgentLoopWakeup
-    /// Hands a whole request to the workers; its reply comes back through `wakeup`.
-    private let dispatch: (UInt64, AgentRequest) -> Void
+    /// Who is at the other end of each connection, taken at the accept.
+    private let callers: CallerResolver
+    /// Hands a whole request, and the peer that sent it, to the workers; its reply comes back
+    /// through `wakeup`.
+    private let dispatch: (UInt64, AgentRequest, PeerProcess?) -> Void
     /// Runs about once a second (the vaults' timeouts).
     private let housekeeping: () -> Void
     private var connections: [UInt64: AgentConnection] = [:]
@@ -25,17 +28,19 @@ final class AgentConnectionLoop {
     private static let housekeepingInterval = Duration.seconds(1)
 
     init(
-        listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup,
-        dispatch: @escaping (UInt64, AgentRequest) -> Void, housekeeping: @escaping () -> Void
+        listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup, callers: CallerResolver,
+        dispatch: @escaping (UInt64, AgentRequest, PeerProcess?) -> Void, housekeeping: @escaping () -> Void
     ) {
         self.listener = listener
         self.limits = limits
         self.wakeup = wakeup
+        self.callers = callers
         self.dispatch = dispatch
         self.housekeeping = housekeeping
         var files = rlimit()
         let openFiles = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 ? Int(clamping: files.rlim_cur) : 1024
-        capacity = max(1, min(limits.maxConnections, openFiles - Self.reservedDescriptors))
+        // Two descriptors a connection: its socket and its peer's pidfd.
+        capacity = max(1, min(limits.maxConnections, (openFiles - Self.reservedDescriptors) / 2))
     }
 
     /// Serves until ``AgentLoopWakeup/requestStop()``; then writes the replies that are ready
@@ -88,7 +93,7 @@ final class AgentConnectionLoop {
                 }
                 return
             }
-            let connection = AgentConnection(id: nextID, descriptor: descriptor, at: .now)
+            let connection = AgentConnection(id: nextID, descriptor: descriptor, peer: try? callers.peer(ofSocket: descriptor), at: .now)
             nextID += 1
             guard AgentSocket.peerUID(descriptor) == geteuid() else {
                 dismiss(connection, .invalidArgument(reason: "this agent serves only its own user"))
@@ -135,7 +140,7 @@ final class AgentConnectionLoop {
             return reply(to: connection, .failure(.invalidArgument(reason: "a request that breaks the protocol: \(error)")))
         }
         connection.state = .working
-        dispatch(connection.id, request)
+        dispatch(connection.id, request, connection.peer)
     }
 
     private func deliverReplies() {

@@ -20,9 +20,11 @@ package final class AgentRequestHandler: Sendable {
         secretService.withLock { $0 = status }
     }
 
-    /// Answers one request. Safe to call from several threads at once.
-    /// `stop` forgets every vault here; ending the serving is the server's part.
-    package func handle(_ request: AgentRequest) -> AgentReply {
+    /// Answers one request from `caller` (`nil`: a peer whose program could not be told).
+    /// Safe to call from several threads at once. `stop` forgets every vault here; ending the
+    /// serving is the server's part. Every caller is served alike for now: the access rules
+    /// that will tell them apart are docs/security.md's "Which program is calling".
+    package func handle(_ request: AgentRequest, from caller: Caller?) -> AgentReply {
         switch request {
         case .ping, .status:
             return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures, secretService: secretService.withLock { $0 })

@@ -3,7 +3,8 @@ import Foundation
 import Glibc
 
 /// The agent: serves requests on its socket, performing vault operations on the vaults it holds
-/// unlocked, for its own user only (`SO_PEERCRED`, checked on every connection).
+/// unlocked, for its own user only (`SO_PEERCRED`, checked on every connection), knowing which
+/// program sends each request (``CallerResolver``).
 ///
 /// One thread runs the connections (``AgentConnectionLoop``); threads of the agent's own answer
 /// the requests (``AgentRequestHandler``): unlocks on theirs, so that Argon2id holds up nothing else.
@@ -13,6 +14,9 @@ package final class AgentServer: Sendable {
     private let wakeup: AgentLoopWakeup
     /// What the requests are answered by: the vaults the agent holds.
     package let handler: AgentRequestHandler
+    /// Who sends each request: the program of each connection's peer, worked out by the
+    /// worker that serves the request.
+    package let callers = CallerResolver()
 
     /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused.
     package init(
@@ -32,11 +36,12 @@ package final class AgentServer: Sendable {
         let quick = AgentWorkerPool(threads: limits.workers, name: "coffer agent")
         let unlocking = AgentWorkerPool(threads: limits.unlockWorkers, name: "coffer agent unlock")
         let loop = AgentConnectionLoop(
-            listener: listener, limits: limits, wakeup: wakeup,
-            dispatch: { [handler, wakeup] connection, request in
+            listener: listener, limits: limits, wakeup: wakeup, callers: callers,
+            dispatch: { [handler, wakeup, callers] connection, request, peer in
                 let workers = if case .unlock = request { unlocking } else { quick }
                 workers.submit {
-                    wakeup.post(OutgoingFrame(handler.handle(request).message), for: connection)
+                    let caller = peer.flatMap { try? callers.resolve($0) }
+                    wakeup.post(OutgoingFrame(handler.handle(request, from: caller).message), for: connection)
                     if case .stop = request { wakeup.requestStop() }
                 }
             },

@@ -7,6 +7,7 @@ let suites: [String: () async throws -> Void] = [
     "secret-service": SecretServiceBenchmark.run,
     "secret-service-provider": SecretServiceProviderBenchmark.run,
     "auth": AuthBenchmark.run,
+    "identity": IdentityBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"

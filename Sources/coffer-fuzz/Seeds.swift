@@ -3,13 +3,14 @@ import CofferAgent
 import Foundation
 
 /// The binary seeds, made by the store's own encoder so they stay valid as the format is:
-/// `coffer-fuzz --seed Fuzz/Corpus` rewrites `item-record/` and `slot-row/` files named `gen-*`.
+/// `coffer-fuzz --seed Fuzz/Corpus` rewrites the files named `gen-*`.
 enum Seeds {
     static func write(to root: String) throws {
         for (name, bytes) in itemRecords() { try save(bytes, "\(root)/item-record/gen-\(name)") }
         for (name, columns) in slotRows() { try save(columns.bytes, "\(root)/slot-row/gen-\(name)") }
         for (name, message) in agentRequests() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-request/gen-\(name)") }
         for (name, message) in agentReplies() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-reply/gen-\(name)") }
+        for (name, bytes) in programs() { try save(bytes, "\(root)/program/gen-\(name)") }
     }
 
     private static func save(_ bytes: [UInt8], _ path: String) throws {
@@ -71,6 +72,29 @@ enum Seeds {
             ("items", AgentReply.items([attributes]).message),
             ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
             ("error-machine-key", AgentReply.failure(.machineKey(.tpmUnreachable(reason: "tcti: IO failure"))).message),
+        ]
+    }
+
+    /// Program encodings (docs/vault-format.md, section 8): valid ones of each shape,
+    /// and a few that break one rule each.
+    private static func programs() -> [(String, [UInt8])] {
+        let digest = [UInt8](repeating: 0xAB, count: Program.digestLength)
+        let plain = try! Program(executablePath: Array("/usr/bin/git".utf8))
+        let pinned = try! Program(executablePath: Array("/home/ada/bin/sync".utf8), executableDigest: digest, executablePinned: true)
+        let script = try! Program(
+            executablePath: Array("/usr/bin/python3.11".utf8), executableDigest: digest, script: Array("/home/ada/tools/backup.py".utf8),
+            scriptDigest: digest, scriptPinned: true, systemdUnit: "backup.service")
+        let module = try! Program(executablePath: Array("/usr/bin/python3.11".utf8), script: Array("module:keyring".utf8))
+        let flatpak = try! Program(executablePath: Array("/app/bin/app (unreachable)".utf8), executableDigest: digest, executablePinned: true, sandboxApp: "flatpak:org.example.App")
+        let nonUTF8 = try! Program(executablePath: Array("/opt/caf".utf8) + [0xE9])
+        let encoded = script.encoded
+        return [
+            ("plain", plain.encoded), ("pinned", pinned.encoded), ("script", encoded), ("module", module.encoded),
+            ("flatpak", flatpak.encoded), ("non-utf8-path", nonUTF8.encoded),
+            ("truncated", Array(encoded.dropLast())),
+            ("out-of-order", Array(encoded.drop { $0 != 0x04 }) + Array(plain.encoded)),
+            ("repeated", plain.encoded + plain.encoded),
+            ("pin-without-digest", plain.encoded + [0x03, 0, 0, 0, 0]),
         ]
     }
 

@@ -13,6 +13,14 @@ final class AgentServerTests: XCTestCase {
     private var server: AgentServer?
     private var thread: Thread?
 
+    /// The agent hashes each program's executable the first time it sees one: this test
+    /// process's own (a test bundle of about 180 MB) is hashed here, once for all the tests, so
+    /// that no request's time bound below includes it.
+    override class func setUp() {
+        super.setUp()
+        _ = try? CallerResolver().resolve(pid: getpid(), uid: geteuid())
+    }
+
     /// Deadlines short enough for a test to wait them out.
     static let shortLimits = AgentServerLimits(requestDeadline: .seconds(1), idleTimeout: .seconds(1), replyDeadline: .seconds(5))
 
@@ -83,6 +91,31 @@ final class AgentServerTests: XCTestCase {
         }
         XCTAssertEqual(error, .wrongKey)
         XCTAssertNil(try client.store(for: path))
+    }
+
+    /// Each request is attributed to the program that sent it: a real process (the test
+    /// helper) pings the agent, and by the time it has its reply the agent has worked out its
+    /// executable's real path and SHA-256 (`sha256sum`'s); a copy of the helper at another
+    /// path is another program. Every request is still served alike.
+    func testEachConnectionIsAttributedToTheProgramThatSentIt() throws {
+        try startServer()
+        let server = try XCTUnwrap(server)
+        let helper = BuiltProducts.executable("coffer-test-helper").path
+        let copy = folder.file("helper-copy").path
+        try FileManager.default.copyItem(atPath: helper, toPath: copy)
+        chmod(copy, 0o755)
+        var programs: [Program] = []
+        for executable in [helper, copy] {
+            let child = try ChildProcess.start(executable, ["ping", socketPath], inputs: [0: nil])
+            defer { child.stop() }
+            XCTAssertTrue(child.waitForLine("replied", timeout: .milliseconds(TestTiming.limit(milliseconds: 20_000))), "served")
+            let program = try XCTUnwrap(server.callers.rememberedProgram(pid: child.pid))
+            XCTAssertEqual(program.executablePath, executable.realPathBytes)
+            XCTAssertEqual(program.executableDigest, try sha256sum(executable))
+            programs.append(program)
+        }
+        XCTAssertEqual(programs[0].executableDigest, programs[1].executableDigest)
+        XCTAssertFalse(programs[0].matches(programs[1]), "the same bytes at another path are another program")
     }
 
     func testBadFramesGetAnErrorReplyAndTheAgentKeepsServing() throws {

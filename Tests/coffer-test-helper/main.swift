@@ -7,7 +7,10 @@ import Foundation
 //   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   open-loop VAULT KEYFILE PREFIX COUNT    COUNT times: open the vault, read, write PREFIX, close; then print "done"
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
+//   peer SOCKET, ping SOCKET                a peer on a Unix socket (AgentPeer)
+//   resolve PID                             the program an agent of this user finds PID to be (ResolveCaller)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
+if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) { exit(status) }
 if arguments.first == "make-fixture", arguments.count == 2 {
     do {
         try Fixture.make(in: URL(fileURLWithPath: arguments[1]))

@@ -1,28 +1,29 @@
 // Linux calls Swift cannot make itself: variadic functions, and signal handlers that must be
 // async-signal-safe (Swift code is not guaranteed to be). Header-only; links nothing.
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <termios.h>
 #include <unistd.h>
 
 // ---- GNU extensions Swift's Glibc module does not declare (it is not built with _GNU_SOURCE) ----
 
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
-extern int pidfd_open(pid_t, unsigned int);
 extern int pipe2(int[2], int);
 
 /// A spawn action that closes every descriptor from `from` up (glibc 2.34).
 static inline int coffer_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
     return posix_spawn_file_actions_addclosefrom_np(actions, from);
-}
-
-/// A descriptor that becomes readable when process `pid` exits (Linux 5.3); -1 where there is none.
-static inline int coffer_pidfd_open(pid_t pid) {
-    return pidfd_open(pid, 0);
 }
 
 /// A pipe whose two ends are close-on-exec from the start.
@@ -36,6 +37,90 @@ static inline int coffer_pipe_cloexec(int fds[2]) {
 /// prctl(PR_SET_DUMPABLE, 0): no core dump, and no ptrace or /proc/<pid>/mem for other processes.
 static inline int coffer_set_not_dumpable(void) {
     return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+// ---- Pinning a process: pidfds (syscall wrappers, since Debian 12's glibc headers lack them) ----
+
+/// pidfd_open(2) (Linux 5.3): a close-on-exec descriptor that pins process `pid`, or -1 with
+/// errno (ESRCH: no such process; ENOSYS: an older kernel).
+static inline int coffer_pidfd_open(pid_t pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// pidfd_send_signal(2) (Linux 5.1); signal 0 checks that the process still runs (or is a
+/// zombie not yet reaped) without signalling it: 0, or -1 with errno ESRCH once it has ended.
+static inline int coffer_pidfd_send_signal(int pidfd, int sig) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/// getsockopt(SO_PEERPIDFD) (Linux 6.5): a pidfd of the process that connected the Unix socket
+/// `socket`, taken by the kernel at connect, or -1 with errno (ENOPROTOOPT: an older kernel;
+/// ESRCH: the peer has ended). The option's number is asm-generic's (77), which these
+/// architectures use; elsewhere, and where the headers do not name it, it is ENOPROTOOPT.
+static inline int coffer_peer_pidfd(int socket) {
+#if defined(SO_PEERPIDFD)
+    int option = SO_PEERPIDFD;
+#elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
+    int option = 77;
+#else
+    errno = ENOPROTOOPT;
+    return -1;
+#endif
+    int pidfd = -1;
+    socklen_t length = sizeof pidfd;
+    if (getsockopt(socket, SOL_SOCKET, option, &pidfd, &length) != 0) return -1;
+    return pidfd;
+}
+
+/// Whether the open file `fd` is on a FUSE file system (whose user-space server may give each
+/// reader different content): 1, 0, or -1 with errno when fstatfs(2) fails.
+static inline int coffer_is_fuse(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return info.f_type == 0x65735546 ? 1 : 0;
+}
+
+/// Opens `path` for reading only when it is a regular file, and opens nothing else on the way:
+/// the path is resolved first with O_PATH (which opens no device, FIFO or socket: opening some
+/// devices acts, /dev/watchdog arms a timer), the file checked, then that same file opened. With
+/// `nofollow`, a symbolic link as the last component is refused. Returns a close-on-exec
+/// descriptor, or -1 with errno (EINVAL: not a regular file). O_PATH is asm-generic's value where
+/// the headers Swift sees do not name it.
+static inline int coffer_open_regular(const char *path, int nofollow) {
+#if defined(O_PATH)
+    int resolveOnly = O_PATH;
+#elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
+    int resolveOnly = 010000000;
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+    int handle = open(path, resolveOnly | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0));
+    if (handle < 0) return -1;
+    struct stat info;
+    int failure = 0;
+    if (fstat(handle, &info) != 0) failure = errno;
+    else if (!S_ISREG(info.st_mode)) failure = EINVAL;
+    int descriptor = -1;
+    if (!failure) {
+        char link[32];
+        snprintf(link, sizeof link, "/proc/self/fd/%d", handle);
+        descriptor = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (descriptor < 0) failure = errno;
+    }
+    close(handle);
+    errno = failure;
+    return descriptor;
 }
 
 // ---- A hidden prompt's terminal settings, restored whatever signal arrives ----------------

@@ -116,7 +116,8 @@ final class BusConnection {
         return reply.child(0).children.map(\.string).filter { $0.hasPrefix(":") }
     }
 
-    private func callBus(_ method: String, _ arguments: [Variant]) throws(ProviderStartError) -> Variant {
+    /// Calls `method` of the bus itself (`org.freedesktop.DBus`), waiting up to 5 s.
+    func callBus(_ method: String, _ arguments: [Variant]) throws(ProviderStartError) -> Variant {
         var error: UnsafeMutablePointer<GError>?
         let reply = Variant.tuple(arguments).withPointer { parameters in
             g_dbus_connection_call_sync(

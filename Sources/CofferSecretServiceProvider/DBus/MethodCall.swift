@@ -1,4 +1,5 @@
 import CGio
+import CofferAgent
 
 /// One method call to an object the provider exports, answered exactly once: by
 /// ``reply(_:)`` or ``fail(_:)``.
@@ -10,6 +11,9 @@ final class MethodCall {
     let method: String
     /// The arguments, a tuple of the signature GDBus has already checked.
     let arguments: Variant
+    /// The program behind ``sender`` (``BusCallers``); `nil` when it cannot be told. Every
+    /// caller is served alike for now.
+    var caller: Caller?
     private let invocation: OpaquePointer
 
     init(sender: String, path: String, interface: Interface, method: String, arguments: Variant, invocation: OpaquePointer) {

@@ -26,6 +26,8 @@ final class SecretServiceObjects: ObjectTree {
     var propertyItem: (path: String, attributes: ItemAttributes)?
     /// Where prompt completions come back to (this object, on the loop thread).
     let loop: MainLoopThread<SecretServiceObjects>
+    /// Who is behind each unique name that calls.
+    let callers: BusCallers
 
     init(bus: BusConnection, registry: CollectionRegistry, prompter: PrompterCommand?, loop: MainLoopThread<SecretServiceObjects>) {
         self.bus = bus
@@ -33,6 +35,7 @@ final class SecretServiceObjects: ObjectTree {
         self.registry = registry
         self.prompter = prompter
         self.loop = loop
+        callers = BusCallers(bus: bus)
     }
 
     /// Exports the tree and follows the bus's news of connections that join and leave.
@@ -55,6 +58,7 @@ final class SecretServiceObjects: ObjectTree {
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
             lockedMatches.removeAll(of: name)
+            callers.forget(name)
         }
         peers.noteConnectionsOnTheBus()
     }
@@ -75,6 +79,7 @@ final class SecretServiceObjects: ObjectTree {
     func admits(_ sender: String) -> Bool { peers.admits(sender) }
 
     func handle(_ call: MethodCall) {
+        call.caller = callers.caller(of: call.sender)
         do throws(DBusError) {
             let reply: [Variant] = switch call.interface {
             case .service: try serviceCall(call)
