@@ -1,3 +1,4 @@
+import Coffer
 import Glibc
 
 /// One client connection, as the connection loop sees it. Only the loop's thread uses it.

@@ -1,3 +1,4 @@
+import Coffer
 /// The bounds the agent serves within (docs/agent.md, section 6), so that no client, however slow
 /// or however many, holds up another's request or exhausts the agent.
 package struct AgentServerLimits: Sendable {

@@ -1,3 +1,4 @@
+import Coffer
 import Foundation
 import Glibc
 

@@ -1,4 +1,5 @@
 import CofferAgent
+import Coffer
 import Glibc
 
 /// `resolve PID`: what an agent running as this process's user finds PID to be: `program:` and

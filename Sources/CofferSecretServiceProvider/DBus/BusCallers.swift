@@ -1,4 +1,5 @@
 import CofferAgent
+import Coffer
 import Glibc
 
 /// Who is behind each unique name that calls the provider (``CofferAgent/Caller``), worked out

@@ -1,5 +1,6 @@
 import CGio
 import CofferAgent
+import Coffer
 
 /// One method call to an object the provider exports, answered exactly once: by
 /// ``reply(_:)`` or ``fail(_:)``.

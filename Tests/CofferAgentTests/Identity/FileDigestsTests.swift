@@ -3,6 +3,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 @testable import CofferAgent
+import Coffer
 
 /// Program files' digests: SHA-256 as another implementation computes it, each file hashed
 /// once while it is unchanged (even asked for at once by several threads), again once changed.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CofferAgent
+import Coffer
 
 /// Which interpreters count, and what each one's command line says it runs.
 final class InterpreterTests: XCTestCase {

@@ -1,3 +1,4 @@
+import Coffer
 import CofferAgent
 import Foundation
 import Glibc

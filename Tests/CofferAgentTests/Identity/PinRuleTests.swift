@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 @testable import CofferAgent
+import Coffer
 
 /// The pin rule: a program is pinned when its user could change the file at its path, by
 /// writing it or by replacing it through a folder above it.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import CofferAgent
+import Coffer
 
 /// Parsers of `/proc/PID/stat`, `status` and `cmdline`.
 final class ProcFilesTests: XCTestCase {

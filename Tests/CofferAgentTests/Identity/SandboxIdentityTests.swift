@@ -2,6 +2,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 @testable import CofferAgent
+import Coffer
 
 /// The sandbox and service parts of an identity, from the files that name them
 /// (Fixtures/Identity: `/proc/PID/cgroup` of systemd services, scopes and snaps, and Flatpak's

@@ -1,4 +1,5 @@
 import CofferAgent
+import Coffer
 import CofferTestSupport
 import Foundation
 import Glibc

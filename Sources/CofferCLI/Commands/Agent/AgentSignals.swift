@@ -1,4 +1,5 @@
 import CofferAgent
+import Coffer
 import CofferCommandLine
 import Dispatch
 import Glibc

@@ -7,8 +7,8 @@ import Glibc
 /// buffer then grows with the bytes that really arrive, so a prefix that announces 4 MiB costs
 /// nothing until they come. A request may carry a passphrase: every buffer is zeroed when it is
 /// replaced or done with.
-final class IncomingFrame {
-    enum Progress: Equatable {
+package final class IncomingFrame {
+    package enum Progress: Equatable {
         /// More bytes are to come.
         case incomplete
         case complete
@@ -25,11 +25,13 @@ final class IncomingFrame {
     private var body: [UInt8] = []
     private var bodyCount = 0
 
+    package init() {}
+
     deinit { wipe() }
 
     /// Reads what `descriptor` holds now, never past the end of the frame. `received` says whether
     /// any byte came.
-    func read(from descriptor: Int32) -> (progress: Progress, received: Bool) {
+    package func read(from descriptor: Int32) -> (progress: Progress, received: Bool) {
         var received = false
         while true {
             let count: Int
@@ -58,12 +60,12 @@ final class IncomingFrame {
     }
 
     /// The frame's message once it is complete; `nil` when its body is malformed.
-    func message() -> AgentMessage? {
+    package func message() -> AgentMessage? {
         AgentMessage(body: body)
     }
 
     /// Zeroes every byte received.
-    func wipe() {
+    package func wipe() {
         SecretMemory.zero(&body)
     }
 
@@ -92,8 +94,8 @@ final class IncomingFrame {
 ///
 /// A worker makes it and hands it to the connection loop (``AgentLoopWakeup``); one thread at a
 /// time uses it.
-final class OutgoingFrame: @unchecked Sendable {
-    enum Progress {
+package final class OutgoingFrame: @unchecked Sendable {
+    package enum Progress {
         case sent
         case pending
         case failed
@@ -102,7 +104,7 @@ final class OutgoingFrame: @unchecked Sendable {
     private var bytes: [UInt8]
     private var offset = 0
 
-    init(_ message: AgentMessage) {
+    package init(_ message: AgentMessage) {
         bytes = message.frame
     }
 
@@ -111,7 +113,7 @@ final class OutgoingFrame: @unchecked Sendable {
     }
 
     /// Writes what the socket takes now.
-    func write(to descriptor: Int32) -> Progress {
+    package func write(to descriptor: Int32) -> Progress {
         while offset < bytes.count {
             let start = offset
             let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + start, $0.count - start, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }

@@ -1,4 +1,3 @@
-import Coffer
 import CofferBase
 import Foundation
 

@@ -1,4 +1,3 @@
-import Coffer
 import CofferBase
 import Foundation
 import Glibc
@@ -184,7 +183,7 @@ package enum AgentSocket {
     /// Makes `descriptor` non-blocking and close-on-exec (Glibc's module has neither `accept4`
     /// nor `pipe2`; the agent starts no process, so setting it after is no race). On failure the
     /// descriptor is closed and `errno` set.
-    static func makeNonBlocking(_ descriptor: Int32) -> Bool {
+    package static func makeNonBlocking(_ descriptor: Int32) -> Bool {
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {
             let reason = errno
@@ -195,5 +194,5 @@ package enum AgentSocket {
         return true
     }
 
-    static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
+    package static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
 }

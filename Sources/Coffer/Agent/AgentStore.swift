@@ -1,4 +1,3 @@
-import Coffer
 import Foundation
 
 /// A vault the agent holds unlocked, used as any ``CredentialStore``: each call is one request

@@ -1,4 +1,3 @@
-import Coffer
 import Foundation
 
 /// What a client asks the agent (docs/agent.md, section 3).

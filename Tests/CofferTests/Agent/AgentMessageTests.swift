@@ -1,6 +1,5 @@
 import Foundation
-@testable import CofferAgent
-import Coffer
+@testable import Coffer
 import XCTest
 
 /// The frame codec of docs/agent.md, section 2: what it writes, and every malformed body it refuses.

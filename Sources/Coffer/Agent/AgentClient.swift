@@ -1,4 +1,3 @@
-import Coffer
 import Glibc
 
 /// Sends requests to the agent: one connection per request, every wait bounded, and nothing sent
