@@ -7,10 +7,12 @@ import Foundation
 //   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   open-loop VAULT KEYFILE PREFIX COUNT    COUNT times: open the vault, read, write PREFIX, close; then print "done"
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
+//   make-fixture-v2 FOLDER                  write FOLDER/v2.vault (see VaultFixtureV2Tests)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
-if arguments.first == "make-fixture", arguments.count == 2 {
+if let command = arguments.first, ["make-fixture", "make-fixture-v2"].contains(command), arguments.count == 2 {
     do {
-        try Fixture.make(in: URL(fileURLWithPath: arguments[1]))
+        let folder = URL(fileURLWithPath: arguments[1])
+        if command == "make-fixture" { try Fixture.make(in: folder) } else { try FixtureV2.make(in: folder) }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("coffer-test-helper: \(error)\n".utf8))
