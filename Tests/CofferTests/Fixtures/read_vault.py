@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""An independent reader of Coffer vault formats 1 and 2, written from docs/vault-format.md alone.
+"""An independent reader of Coffer vault formats 1, 2 and 3, written from docs/vault-format.md alone.
 
 It uses only Python's sqlite3, hashlib and unicodedata modules and the system libsodium
-through ctypes. It prints every live item as JSON, the secret in base64, and the format version.
+through ctypes. It prints every live item as JSON, the secret in base64, and the format version;
+in version 3 also each item's owner and access list, the access policy and the audit log
+(newest first).
 
     read_vault.py VAULT                 the passphrase is read from stdin
     read_vault.py VAULT --keyfile PATH  open a key-file slot instead
     read_vault.py VAULT --systemd-creds open a systemd-creds slot (section 4.5) with systemd-creds
     read_vault.py VAULT ... --search NAME=VALUE ...
-                                        version 2: only the items the attribute index finds for
+                                        version 2 and 3: only the items the attribute index finds for
                                         these attributes (section 5.4), each checked
 """
 import base64
@@ -84,7 +86,8 @@ class Malformed(ValueError):
     """A plaintext that breaks a rule of section 5.3: an integrity failure of its item."""
 
 
-LIMITS = {"name": 1024, "text": 4096, "secret": 1 << 20, "attribute_name": 256, "attributes": 64}
+LIMITS = {"name": 1024, "text": 4096, "secret": 1 << 20, "attribute_name": 256, "attributes": 64,
+          "program": 8192, "allowed": 64, "audit_entry": 16384, "audit_name": 32}
 
 
 def utf8(value, limit):
@@ -97,6 +100,94 @@ def utf8(value, limit):
 
 
 CLASSES = {1: "genericPassword", 2: "internetPassword", 3: "attributeItem"}
+
+
+def fields(data, repeatable=()):
+    """The tag/length/value fields of section 5.3's layout: tags strictly ascending, except the
+    repeatable ones, which may follow themselves; nothing past the end."""
+    offset, last = 0, None
+    while offset < len(data):
+        if len(data) - offset < 5:
+            raise Malformed("truncated field header")
+        tag, length = data[offset], struct.unpack(">I", data[offset + 1:offset + 5])[0]
+        value = data[offset + 5:offset + 5 + length]
+        if len(value) != length or not (last is None or tag > last or (tag == last and tag in repeatable)):
+            raise Malformed("field out of order or past the end")
+        offset, last = offset + 5 + length, tag
+        yield tag, value
+
+
+PROGRAM_TEXTS = {1: "executable", 4: "script", 7: "sandboxApp", 8: "unit"}
+PROGRAM_DIGESTS = {2: "executableDigest", 5: "scriptDigest"}
+PROGRAM_PINS = {3: ("executablePinned", "executableDigest"), 6: ("scriptPinned", "scriptDigest")}
+
+
+def parse_program(value):
+    """Section 5.5: a program, every rule enforced. Digests come out in hex."""
+    if len(value) > LIMITS["program"]:
+        raise Malformed("program too long")
+    program = {}
+    for tag, field_value in fields(value):
+        if tag in PROGRAM_TEXTS:
+            if not field_value:
+                raise Malformed("empty program text")
+            program[PROGRAM_TEXTS[tag]] = utf8(field_value, LIMITS["program"])
+        elif tag in PROGRAM_DIGESTS:
+            if len(field_value) != 32 or (tag == 5 and "script" not in program):
+                raise Malformed("bad digest")
+            program[PROGRAM_DIGESTS[tag]] = field_value.hex()
+        elif tag in PROGRAM_PINS:
+            name, needs = PROGRAM_PINS[tag]
+            if field_value or needs not in program:
+                raise Malformed("bad pin")
+            program[name] = True
+        else:
+            raise Malformed("unknown program tag")
+    if "executable" not in program:
+        raise Malformed("a program needs its executable")
+    return program
+
+
+def parse_item_id(value):
+    """Section 8.2's item: section 5.1's index_input."""
+    if len(value) < 9 or value[0] not in CLASSES:
+        raise Malformed("bad item class")
+    service_length = struct.unpack(">I", value[1:5])[0]
+    if service_length > len(value) - 9:
+        raise Malformed("item service past the end")
+    service = value[5:5 + service_length]
+    account_length = struct.unpack(">I", value[5 + service_length:9 + service_length])[0]
+    account = value[9 + service_length:]
+    if account_length != len(account) or (value[0] == 3 and account):
+        raise Malformed("bad item account")
+    return {"class": CLASSES[value[0]], "service": utf8(service, LIMITS["name"]), "account": utf8(account, LIMITS["name"])}
+
+
+def audit_name(value):
+    if not 1 <= len(value) <= LIMITS["audit_name"] or any(not (97 <= b <= 122 or 48 <= b <= 57 or b == 45) for b in value):
+        raise Malformed("bad audit name")
+    return value.decode("ascii")
+
+
+def parse_audit_entry(plain):
+    """Section 8.2: an audit entry, every rule enforced."""
+    entry = {}
+    for tag, value in fields(plain):
+        if tag == 1:
+            if len(value) != 8:
+                raise Malformed("a time is 8 bytes")
+            entry["time"] = struct.unpack(">q", value)[0]
+        elif tag == 2:
+            entry["program"] = parse_program(value)
+        elif tag in (3, 4, 6):
+            entry[{3: "frontDoor", 4: "action", 6: "decision"}[tag]] = audit_name(value)
+        elif tag == 5:
+            entry["item"] = parse_item_id(value)
+        else:
+            raise Malformed("unknown audit tag")
+    if not {"time", "frontDoor", "action", "decision"} <= entry.keys():
+        raise Malformed("audit entry lacks a required field")
+    return entry
 
 
 def parse_plaintext(plain, version):
@@ -112,15 +203,9 @@ def parse_plaintext(plain, version):
         texts[9] = "contentType"
     dates = {4: "created", 5: "modified", 6: "expires"}
     raw = {}
-    offset, last, last_name = 1, 0, None
-    while offset < len(plain):
-        if len(plain) - offset < 5:
-            raise Malformed("truncated field header")
-        tag, length = plain[offset], struct.unpack(">I", plain[offset + 1:offset + 5])[0]
-        value = plain[offset + 5:offset + 5 + length]
-        if len(value) != length or not (tag > last or tag == last == 0x20):
-            raise Malformed("field out of order or past the end")
-        offset, last = offset + 5 + length, tag
+    last_name, last_allowed = None, None
+    for tag, value in fields(plain[1:], repeatable=(0x20, 0x31)):
+        length = len(value)
         if tag in (0x10, 0x11, 0x12, 0x13) and plain[0] != 2:
             raise Malformed("internet field in a generic password")
         if tag in names:
@@ -151,6 +236,13 @@ def parse_plaintext(plain, version):
                 raise Malformed("attribute names unsorted or repeated")
             last_name = name
             item["attributes"][utf8(name, LIMITS["attribute_name"])] = utf8(value[4 + name_length:], LIMITS["text"])
+        elif tag == 0x30:  # section 7: a version 3 reader applies version 3's rules to every record
+            item["owner"] = parse_program(value)
+        elif tag == 0x31:
+            if (last_allowed is not None and not last_allowed < value) or len(item.get("allowed", [])) >= LIMITS["allowed"]:
+                raise Malformed("access list unsorted, repeated or too long")
+            last_allowed = value
+            item.setdefault("allowed", []).append(parse_program(value))
         else:
             raise Malformed("unknown tag")
     for required in ("service", "account", "secret", "created", "modified"):
@@ -186,9 +278,13 @@ def main():
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     assert db.execute("PRAGMA application_id").fetchone()[0] == 0x434F4652, "not a Coffer vault"
     version = db.execute("PRAGMA user_version").fetchone()[0]
-    assert version in (1, 2), "not format version 1 or 2"
+    assert version in (1, 2, 3), "not format version 1, 2 or 3"
+    if version >= 3:  # section 2: the one policy row, checked before any key is needed
+        policies = db.execute("SELECT singleton, policy FROM access_settings").fetchall()
+        if len(policies) != 1 or policies[0][0] != 1 or len(policies[0][1]) != 41:
+            sys.exit("corrupt vault: the access policy is missing or damaged")
     search = dict(arg.split("=", 1) for arg in sys.argv[sys.argv.index("--search") + 1:]) if "--search" in sys.argv else None
-    assert search is None or version == 2, "only version 2 has an attribute index"
+    assert search is None or version >= 2, "version 1 has no attribute index"
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
 
     if "--keyfile" in sys.argv:
@@ -249,7 +345,25 @@ def main():
         if item.get("expires", now_ms + 1) > now_ms:
             items.append(item)
     items.sort(key=lambda i: (i["class"], i["service"], i["account"]))
-    json.dump({"items": items, "unreadable": unreadable, "version": version}, sys.stdout, ensure_ascii=False, sort_keys=True)
+
+    policy, audit, audit_unreadable = "open", [], 0  # section 7.2: a version 2 vault reads as open
+    if version >= 3:
+        policy_ad = b"coffer:policy\x00" + struct.pack(">I", 1) + vault_id
+        plain = aead_open(policies[0][1], record_key, policy_ad)
+        if plain is None or len(plain) != 1 or plain[0] > 2:
+            sys.exit("corrupt vault: the access policy does not open")
+        policy = ["open", "confirm", "strict"][plain[0]]
+        audit_ad = b"coffer:audit\x00" + struct.pack(">I", 1) + vault_id
+        for sequence, box in db.execute("SELECT sequence, entry FROM audit_log ORDER BY sequence DESC"):
+            plain = aead_open(box, record_key, audit_ad + struct.pack(">Q", sequence)) if len(box) <= LIMITS["audit_entry"] else None
+            try:
+                if plain is None:
+                    raise Malformed("does not authenticate")
+                audit.append(dict(parse_audit_entry(plain), sequence=sequence))
+            except Malformed:
+                audit_unreadable += 1
+    json.dump({"items": items, "unreadable": unreadable, "version": version, "policy": policy, "audit": audit,
+               "auditUnreadable": audit_unreadable}, sys.stdout, ensure_ascii=False, sort_keys=True)
 
 
 main()
