@@ -6,7 +6,7 @@ struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     static let all: [FuzzTarget] = [
-        .itemRecord, .slotRow, .tokenReply, .ssoReply, .challengeRound, .registrationReply,
+        .itemRecord, .program, .auditEntry, .slotRow, .tokenReply, .ssoReply, .challengeRound, .registrationReply,
         .form, .wwwAuthenticate, .answersJSON, .agentRequest, .agentReply, .secretServiceInput,
     ]
 

@@ -3,10 +3,13 @@ import CofferAgent
 import Foundation
 
 /// The binary seeds, made by the store's own encoder so they stay valid as the format is:
-/// `coffer-fuzz --seed Fuzz/Corpus` rewrites `item-record/` and `slot-row/` files named `gen-*`.
+/// `coffer-fuzz --seed Fuzz/Corpus` rewrites the `item-record/`, `program/`, `audit-entry/`,
+/// `slot-row/`, `agent-request/` and `agent-reply/` files named `gen-*`.
 enum Seeds {
     static func write(to root: String) throws {
         for (name, bytes) in itemRecords() { try save(bytes, "\(root)/item-record/gen-\(name)") }
+        for (name, program) in programs() { try save(program.encoded, "\(root)/program/gen-\(name)") }
+        for (name, entry) in auditEntries() { try save(entry.encoded, "\(root)/audit-entry/gen-\(name)") }
         for (name, columns) in slotRows() { try save(columns.bytes, "\(root)/slot-row/gen-\(name)") }
         for (name, message) in agentRequests() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-request/gen-\(name)") }
         for (name, message) in agentReplies() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-reply/gen-\(name)") }
@@ -34,8 +37,33 @@ enum Seeds {
             ("full", ItemRecord.encode(full, secret: Data((0...255).map { UInt8($0) }))),
             ("internet", ItemRecord.encode(internet, secret: Data("s3cret".utf8))),
             ("empty-secret", ItemRecord.encode(minimal, secret: Data())),
+            ("owned", ItemRecord.encode(minimal, secret: Data("s".utf8), access: ItemAccess(owner: programs()[0].1))),
+            ("access-list", ItemRecord.encode(internet, secret: Data("s".utf8), access: ItemAccess(owner: programs()[1].1, allowed: programs().map(\.1)))),
             ("truncated", Array(encoded.dropLast())),
             ("unknown-class", [0xFF] + encoded.dropFirst()),
+        ]
+    }
+
+    /// Programs as owners and access lists name them (docs/vault-format.md, 5.5).
+    private static func programs() -> [(String, Program)] {
+        let digest = [UInt8](repeating: 0x5A, count: 32)
+        return [
+            ("executable", Program(executable: "/usr/bin/git")),
+            ("pinned", Program(executable: "/home/ada/bin/tool", executableDigest: digest, executablePinned: true)),
+            ("script", Program(executable: "/usr/bin/python3.11", executableDigest: digest, script: "/home/ada/sync.py", scriptDigest: digest, scriptPinned: true)),
+            ("sandboxed", Program(executable: "/app/bin/app", sandboxApp: "flatpak:org.example.App", unit: "app.service")),
+        ]
+    }
+
+    /// Audit entries (docs/vault-format.md, 8.2).
+    private static func auditEntries() -> [(String, AuditEntry)] {
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        return [
+            ("read", AuditEntry(time: time, program: programs()[2].1, frontDoor: .secretService, action: .read,
+                                item: .genericPassword(service: "mail", account: "ada"), decision: .allowed)),
+            ("list", AuditEntry(time: time, program: nil, frontDoor: .agent, action: .list, decision: .open)),
+            ("denied", AuditEntry(time: time, program: programs()[0].1, frontDoor: .credentialHelper, action: .read,
+                                  item: .attributeItem(identifier: "0123456789abcdef0123456789abcdef"), decision: .noPrompter)),
         ]
     }
 
