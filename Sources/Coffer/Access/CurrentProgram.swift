@@ -3,9 +3,10 @@ import Glibc
 
 extension Program {
     /// This process's program, as a vault records the owner of an item it creates: the
-    /// executable's real path (from `/proc/self/exe`), its SHA-256, pinned when the user can
-    /// modify the file (docs/security.md). Worked out once per process; `nil` when
-    /// `/proc/self/exe` cannot be read.
+    /// executable's real path (from `/proc/self/exe`), and when the user can modify the file,
+    /// its SHA-256, pinned (docs/security.md). A root-owned system program is matched by its
+    /// path alone and costs no hashing. Worked out once per process; `nil` when
+    /// `/proc/self/exe` cannot be read, or the file of a program that must be pinned cannot.
     ///
     /// The executable alone: an interpreter's script, a sandboxed app and a systemd unit are
     /// for the agent's caller identity, which sees other processes.
@@ -13,8 +14,9 @@ extension Program {
 
     private static let currentProgram: Program? = {
         guard let path = readLink("/proc/self/exe") else { return nil }
-        let digest = fileDigest("/proc/self/exe")
-        return Program(executable: path, executableDigest: digest, executablePinned: digest != nil && userCanModify(path))
+        guard userCanModify(path) else { return Program(executable: path) }
+        guard let digest = fileDigest("/proc/self/exe") else { return nil }
+        return Program(executable: path, executableDigest: digest, executablePinned: true)
     }()
 
     /// The target of a symbolic link, as UTF-8 text; `nil` when it cannot be read or is not UTF-8.

@@ -69,44 +69,46 @@ package struct Program: Hashable, Sendable, CustomStringConvertible {
 
     /// The decoder of ``init(encoded:)``, throwing ``CofferError/integrityFailure``.
     static func decode(_ bytes: ArraySlice<UInt8>) throws(CofferError) -> Program {
-        guard bytes.count <= maxEncodedBytes else { throw .integrityFailure }
-        var reader = TaggedFields.Reader(bytes)
+        try check(bytes)
         var program = Program(executable: "")
-        var hasExecutable = false
+        var reader = TaggedFields.Reader(bytes)
         while let (rawTag, value) = try reader.next() {
-            guard let tag = Tag(rawValue: rawTag) else { throw .integrityFailure }
-            switch tag {
-            case .executable:
-                program.executable = try text(value)
-                hasExecutable = true
-            case .executableDigest: program.executableDigest = try digest(value)
-            case .executablePinned:
-                guard value.isEmpty, program.executableDigest != nil else { throw .integrityFailure }
-                program.executablePinned = true
-            case .script: program.script = try text(value)
-            case .scriptDigest:
-                guard program.script != nil else { throw .integrityFailure }
-                program.scriptDigest = try digest(value)
-            case .scriptPinned:
-                guard value.isEmpty, program.scriptDigest != nil else { throw .integrityFailure }
-                program.scriptPinned = true
-            case .sandboxApp: program.sandboxApp = try text(value)
-            case .unit: program.unit = try text(value)
+            switch Tag(rawValue: rawTag) {
+            case .executable?: program.executable = String(decoding: value, as: UTF8.self)
+            case .executableDigest?: program.executableDigest = Array(value)
+            case .executablePinned?: program.executablePinned = true
+            case .script?: program.script = String(decoding: value, as: UTF8.self)
+            case .scriptDigest?: program.scriptDigest = Array(value)
+            case .scriptPinned?: program.scriptPinned = true
+            case .sandboxApp?: program.sandboxApp = String(decoding: value, as: UTF8.self)
+            case .unit?: program.unit = String(decoding: value, as: UTF8.self)
+            case nil: throw .integrityFailure
             }
         }
-        guard hasExecutable else { throw .integrityFailure }
         return program
     }
 
-    /// Non-empty UTF-8.
-    private static func text(_ value: ArraySlice<UInt8>) throws(CofferError) -> String {
-        guard !value.isEmpty, let text = String(validating: value, as: UTF8.self) else { throw .integrityFailure }
-        return text
-    }
-
-    private static func digest(_ value: ArraySlice<UInt8>) throws(CofferError) -> [UInt8] {
-        guard value.count == digestLength else { throw .integrityFailure }
-        return Array(value)
+    /// Checks an encoding against every rule of docs/vault-format.md 5.5 without building the
+    /// program, allocating nothing: what every read of a record does, whether or not its caller
+    /// wants the item's access. Throws ``CofferError/integrityFailure``.
+    static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
+        guard bytes.count <= maxEncodedBytes else { throw .integrityFailure }
+        var reader = TaggedFields.Reader(bytes)
+        var seen: UInt16 = 0  // a bit per tag met
+        func met(_ tag: Tag) -> Bool { seen & (1 << tag.rawValue) != 0 }
+        while let (rawTag, value) = try reader.next() {
+            guard let tag = Tag(rawValue: rawTag) else { throw .integrityFailure }
+            let valid = switch tag {
+            case .executable, .script, .sandboxApp, .unit: !value.isEmpty && TaggedFields.isValidUTF8(value)
+            case .executableDigest: value.count == digestLength
+            case .scriptDigest: value.count == digestLength && met(.script)
+            case .executablePinned: value.isEmpty && met(.executableDigest)
+            case .scriptPinned: value.isEmpty && met(.scriptDigest)
+            }
+            guard valid else { throw .integrityFailure }
+            seen |= 1 << tag.rawValue
+        }
+        guard met(.executable) else { throw .integrityFailure }
     }
 
     /// Throws ``CofferError/invalidArgument(reason:)`` unless this program encodes to bytes a

@@ -8,6 +8,20 @@ enum TaggedFields {
         out.append(contentsOf: value)
     }
 
+    /// Whether `bytes` are valid UTF-8, found without making a string.
+    static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
     /// Walks the fields of `bytes`, enforcing the ordering rules: tags strictly ascending, except
     /// that a tag in `repeatable` may follow itself. Every violation, and a field running past
     /// the end, is ``CofferError/integrityFailure``.

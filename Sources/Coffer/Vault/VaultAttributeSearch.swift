@@ -42,11 +42,12 @@ extension Vault {
                       var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { continue }
                 defer { wipe(&plaintext) }
                 guard let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) else { continue }
-                if decoded.attributes.isExpired(at: now) {
+                if decoded.isExpired(at: now) {
                     try Self.purge(rowKey, sealed, connection)
-                } else if matches(decoded.attributes) {
-                    found.append(StoredItem(rowKey: rowKey, attributes: decoded.attributes, access: decoded.access))
+                    continue
                 }
+                let attributes = decoded.attributes
+                if matches(attributes) { found.append(StoredItem(rowKey: rowKey, attributes: attributes, access: decoded.access)) }
             }
             try Self.verifyKeyCheck(connection, keys)
             return found.sorted(by: StoredItem.storeOrder)
@@ -102,7 +103,7 @@ extension Vault {
                 }
                 defer { wipe(&plaintext) }
                 let previous = try checkedDecode(plaintext, rowKey: old, keys)
-                guard !previous.attributes.isExpired(at: now) else { throw .itemNotFound }
+                guard !previous.isExpired(at: now) else { throw .itemNotFound }
                 if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }
                 let kept = Kept(created: previous.attributes.created, access: previous.access)
                 return try upsert(secret, for: id, options: options, now: now, owner: nil, keeping: kept, connection, keys)

@@ -57,7 +57,7 @@ extension Vault {
                 guard var opened = try openRecord(at: .item(id), connection, keys) else { throw .itemNotFound }
                 defer { wipe(&opened.plaintext) }
                 let decoded = try checkedDecode(opened, keys)
-                guard !decoded.attributes.isExpired(at: now) else { throw .itemNotFound }
+                guard !decoded.isExpired(at: now) else { throw .itemNotFound }
                 var access = decoded.access
                 guard try change(&access) else { return false }
                 var plaintext = try ItemRecord.replacingAccess(in: opened.plaintext, with: access)

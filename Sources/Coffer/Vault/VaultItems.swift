@@ -81,7 +81,7 @@ extension Vault: CredentialStore {
             return nil
         }
         defer { wipe(&plaintext) }
-        guard let old = try? checkedDecode(plaintext, rowKey: rowKey, keys), !old.attributes.isExpired(at: now) else { return nil }
+        guard let old = try? checkedDecode(plaintext, rowKey: rowKey, keys), !old.isExpired(at: now) else { return nil }
         return Kept(created: old.attributes.created, access: old.access)
     }
 
@@ -105,7 +105,7 @@ extension Vault: CredentialStore {
             guard var opened = try openRecord(at: address, connection, keys) else { return nil }
             defer { wipe(&opened.plaintext) }
             let decoded = try checkedDecode(opened, keys)
-            guard !decoded.attributes.isExpired(at: now) else {
+            guard !decoded.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
             }
@@ -244,7 +244,7 @@ extension Vault: CredentialStore {
         let decoded = try ItemRecord.decode(opened.plaintext)
         // The record names the item asked for: the same blind-index input gives the same row
         // key, with no second keyed hash.
-        guard decoded.indexInput == indexInput else { throw .integrityFailure }
+        guard decoded.hasIndexInput(indexInput) else { throw .integrityFailure }
         return decoded
     }
 
@@ -276,7 +276,7 @@ extension Vault: CredentialStore {
                     continue
                 }
                 let record = ScannedRecord(rowKey: rowKey, sealed: sealed, attributes: decoded.attributes, access: decoded.access)
-                if decoded.attributes.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
+                if decoded.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
             }
             return scan
         }

@@ -145,10 +145,11 @@ extension Vault {
         guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .problem(.unreadableRecord(rowKey: label)) }
         defer { wipe(&plaintext) }
         guard let decoded = try? ItemRecord.decode(plaintext) else { return .problem(.malformedRecord(rowKey: label)) }
+        let attributes = decoded.attributes
         guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else {
-            return .problem(.misplacedRecord(rowKey: label, item: decoded.attributes.id))
+            return .problem(.misplacedRecord(rowKey: label, item: attributes.id))
         }
-        return .sound(decoded.attributes)
+        return .sound(attributes)
     }
 
     /// Compares the attribute index with the rows the sound records need. Rows of records that
