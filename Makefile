@@ -1,5 +1,5 @@
 # The two commands: `make demo` and `make test`. Both install missing Debian packages first.
-# `make torture` runs the full fault campaign (scripts/torture.py); replay a run with
+# `make torture` runs the full fault campaign (scripts/torture/, a Python package); replay a run with
 # `make torture TORTURE="--seed N"`.
 # Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target), `make sanitize`
 # (the whole suite under ThreadSanitizer and AddressSanitizer), `make docs`, `make man`,
@@ -21,7 +21,7 @@ bench:
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
 
 # coffer get against secret-tool lookup, and git credential fill with git-credential-coffer against
-# git's libsecret helper (hyperfine, interleaved; peak RSS): the README's tables.
+# git's libsecret helper (hyperfine, interleaved; peak RSS): docs/performance.md's tables.
 bench-cli:
 	scripts/bench-cli.sh
 

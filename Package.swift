@@ -79,18 +79,22 @@ let package = Package(
             pkgConfig: "libgcrypt", providers: [.apt(["libgcrypt20-dev"])]),
 
         // What every Coffer target builds on, the client and the dev backend alike: a mutex that
-        // ThreadSanitizer sees (Guarded) and duration conversions. No other dependency.
+        // ThreadSanitizer sees (Guarded), duration conversions, zeroing secret memory. No other dependency.
         .target(name: "CofferBase"),
-        .target(name: "Coffer", dependencies: ["CofferBase", "CSodium", "CSQLite", "CLibSecret"]),
+        // The one way Coffer runs a child process (systemd-creds, the prompter, the detached
+        // agent, the browser, the tests' children): absolute path, listed environment, named
+        // descriptors only, a process group of its own, bounded output, typed endings.
+        .target(name: "CofferProcess", dependencies: ["CofferBase", "CLinux"]),
+        .target(name: "Coffer", dependencies: ["CofferBase", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
         .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
-        .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
+        .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
             name: "CofferAuth",
             dependencies: [
-                "Coffer", "CofferBase",
+                "Coffer", "CofferBase", "CofferProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: auth),
                 .product(name: "Crypto", package: "swift-crypto", condition: auth),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: auth),
@@ -127,7 +131,7 @@ let package = Package(
         .executableTarget(
             name: "CofferCLI",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider",
+                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess", "CofferSecretServiceProvider",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -148,7 +152,7 @@ let package = Package(
         // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
         .executableTarget(
             name: "git-credential-coffer",
-            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "docker-credential-coffer",
             dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
@@ -172,7 +176,8 @@ let package = Package(
         .target(
             name: "CofferTestSupport",
             dependencies: [
-                "Coffer", "CofferBase", .product(name: "Logging", package: "swift-log", condition: tools), .product(name: "Crypto", package: "swift-crypto", condition: tools),
+                "Coffer", "CofferBase", "CofferProcess", .product(name: "Logging", package: "swift-log", condition: tools),
+                .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
             ],
             path: "Tests/CofferTestSupport"),
@@ -180,6 +185,8 @@ let package = Package(
             name: "CofferTests",
             dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
+        .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",

@@ -4,7 +4,7 @@
 # Release builds of coffer and git-credential-coffer; git's libsecret helper built from the source
 # git ships (/usr/share/doc/git/contrib/credential/libsecret) into .build-bench-cli/; gnome-keyring
 # on a private D-Bus (as the tests run it); hyperfine, interleaved (rounds that run every command in
-# turn) for at least 30 runs a command; peak RSS from GNU time. Prints the tables for the README
+# turn) for at least 30 runs a command; peak RSS from GNU time. Prints the tables of docs/performance.md
 # and the ratios against the targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # make demo: Coffer's main job end to end, on temporary vaults that are deleted afterwards:
 # the encrypted keychain, then a persistent login against the embedded dev backend.
+# Only `coffer` is built before the first part: the login tools (coffer-auth, coffer-dev-backend,
+# most of a fresh machine's build time: SwiftNIO, AsyncHTTPClient, Hummingbird) are built after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh build
-echo "Building coffer, coffer-auth and coffer-dev-backend..."
-for product in coffer coffer-auth coffer-dev-backend; do swift build --product "$product" 2>&1 | tail -n 1; done
+echo "Building coffer..."
+swift build --product coffer 2>&1 | tail -n 1
 coffer="$(swift build --show-bin-path)/coffer"
 
 work=$(mktemp -d)
@@ -59,5 +61,8 @@ echo "exit status $status (2 = wrong passphrase or locked)"
 
 printf '\nThe vault walkthrough is done; its temporary vault is deleted.\n'
 
-# Part two: stay logged in across restarts, against the embedded dev backend.
+# Part two: stay logged in across restarts, against the embedded dev backend. `coffer login` and
+# `coffer dev-backend` run the two executables beside coffer.
+printf '\nBuilding coffer-auth and coffer-dev-backend for part two (a few minutes on a fresh machine)...\n'
+for product in coffer-auth coffer-dev-backend; do swift build --product "$product" 2>&1 | tail -n 1; done
 COFFER_BIN="$coffer" scripts/demo-auth.sh

@@ -4,14 +4,16 @@
 # coffer-dev-backend(1), and the credential helpers git-credential-coffer(1) and
 # docker-credential-coffer(1). The login commands' pages come from coffer-auth, which runs them.
 # View one with: man -l .build/man/coffer.1
+#   scripts/man.sh --prebuilt   when the executables were just built (make test's build): only
+#                               generate-manual is built, not the five executables again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build --product coffer >/dev/null
-swift build --product coffer-auth >/dev/null
-swift build --product coffer-dev-backend >/dev/null
-swift build --product git-credential-coffer >/dev/null
-swift build --product docker-credential-coffer >/dev/null
+if [ "${1:-}" != --prebuilt ]; then
+    for product in coffer coffer-auth coffer-dev-backend git-credential-coffer docker-credential-coffer; do
+        swift build --product "$product" >/dev/null
+    done
+fi
 swift build --product generate-manual >/dev/null
 bin=$(swift build --show-bin-path)
 date=$(git log -1 --format=%cs 2>/dev/null || date +%F)
@@ -40,6 +42,34 @@ test -s "$out/coffer-dev-backend.1" || { echo "man: no page for coffer-dev-backe
 for helper in git-credential-coffer docker-credential-coffer; do
     "$bin/generate-manual" "$bin/$helper" --date "$date" -o "$out"
 done
+
+# A page whose description ends its discussion with the exit-status block (ExitStatus.helpBlock:
+# "EXIT STATUS", then "  N    meaning" lines, continued deeper) gets it as a list in its EXIT STATUS
+# section instead of the generic "exits 0 on success": coffer(1) lists the table, generated from
+# the code like the help; coffer.request(1) the statuses its command gives.
+for page in "$out"/*.1; do
+    grep -qx 'EXIT STATUS' "$page" || continue
+    awk '
+        blank && $0 != "EXIT STATUS" { print ""; blank = 0 }
+        state == 0 && $0 == "" { blank = 1; next }
+        state == 0 && $0 == "EXIT STATUS" { state = 1; blank = 0; next }
+        state == 1 && /^  [0-9]+ / { n++; number[n] = $1; sub(/^  [0-9]+ +/, ""); text[n] = $0; next }
+        state == 1 && /^   +[^ ]/ && n > 0 { sub(/^ +/, ""); text[n] = text[n] " " $0; next }
+        state == 1 { state = 2 }
+        $0 == ".Ex -std" && n > 0 {
+            print ".Bl -tag -width Ds -compact"
+            for (i = 1; i <= n; i++) { print ".It " number[i]; print text[i] }
+            print ".El"
+            next
+        }
+        { print }
+        END { if (blank) print "" }
+    ' "$page" >"$work/page" && mv "$work/page" "$page"
+done
+help_statuses=$("$bin/coffer" --help | awk '$0 == "EXIT STATUS" { on = 1; next } on && /^  [0-9]/ { print $1; next } on && !/^   / { on = 0 }')
+listed_statuses=$(sed -n 's/^\.It \([0-9]*\)$/\1/p' "$out/coffer.1")
+[ -n "$help_statuses" ] && [ "$help_statuses" = "$listed_statuses" ] && ! grep -qx 'EXIT STATUS' "$out/coffer.1" \
+    || { echo "man: coffer.1's EXIT STATUS list is not the one of coffer --help" >&2; exit 1; }
 
 # mandoc checks every page for errors (make test installs it; its style warnings are about
 # generate-manual's layout, not the content). The login pages must be coffer-auth's, with options.

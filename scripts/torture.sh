@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The fault campaign (scripts/torture.py, whose header says what each section checks):
+# The fault campaign (the Python package scripts/torture/: each module in sections/ says what it checks):
 # builds the CLI, then runs the campaign against it. It prints its seed first.
 #   scripts/torture.sh                          the full campaign (`make torture`), 15-30 minutes
 #   scripts/torture.sh --profile bounded        the bounded run `make test` does, under 5 minutes
@@ -11,4 +11,4 @@ source scripts/leftovers.sh
 scripts/bootstrap.sh test
 swift build --product coffer
 swift build --product coffer-test-helper
-exec python3 scripts/torture.py --coffer "$(swift build --show-bin-path)/coffer" "$@"
+exec python3 scripts/torture --coffer "$(swift build --show-bin-path)/coffer" "$@"

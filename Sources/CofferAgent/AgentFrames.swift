@@ -1,3 +1,4 @@
+import CofferBase
 import Glibc
 
 /// A request frame arriving in pieces on a non-blocking socket.
@@ -63,7 +64,7 @@ final class IncomingFrame {
 
     /// Zeroes every byte received.
     func wipe() {
-        _ = body.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        SecretMemory.zero(&body)
     }
 
     /// Reads the length prefix; a refusal when the protocol does not allow it.
@@ -106,7 +107,7 @@ final class OutgoingFrame: @unchecked Sendable {
     }
 
     deinit {
-        _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        SecretMemory.zero(&bytes)
     }
 
     /// Writes what the socket takes now.

@@ -149,7 +149,7 @@ package enum AgentSocket {
     /// Writes `message` as one frame.
     package static func write(_ message: AgentMessage, to descriptor: Int32) -> Bool {
         var frame = message.frame
-        defer { _ = frame.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { SecretMemory.zero(&frame) }
         var offset = 0
         while offset < frame.count {
             let written = frame.withUnsafeBytes { send(descriptor, $0.baseAddress! + offset, frame.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -165,7 +165,7 @@ package enum AgentSocket {
         guard let prefix = readExactly(4, from: descriptor) else { return nil }
         let length = Int(readUInt32(prefix, at: 0))
         guard length >= 2, length <= AgentMessage.maxBodyBytes, var body = readExactly(length, from: descriptor) else { return nil }
-        defer { _ = body.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { SecretMemory.zero(&body) }
         return AgentMessage(body: body)
     }
 

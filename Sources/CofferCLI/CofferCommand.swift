@@ -8,46 +8,9 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
     static let configuration = CommandConfiguration(
         commandName: "coffer",
         abstract: "An encrypted keychain for Linux.",
-        discussion: """
-            The vault is $COFFER_VAULT or --vault, else $XDG_DATA_HOME/coffer/default.vault.
-            It opens with a key file (--keyfile or $COFFER_KEYFILE) or a passphrase, read from
-            --passphrase-fd N, else $COFFER_PASSPHRASE, else a no-echo prompt on the terminal.
-            A vault with a Secret Service or systemd-creds slot and no key file or passphrase given
-            opens through that slot alone; --unlock secret-service,passphrase (or
-            systemd-creds,passphrase) asks for the passphrase fallback explicitly. A service that
-            systemd starts with LoadCredential= opens it with the key in $CREDENTIALS_DIRECTORY
-            (--unlock credential, --credential NAME; default coffer-vault-key). $COFFER_TPM2_DEVICE
-            names the TPM2 device over the one a systemd-creds slot stores.
-            With --backend secret-service, get, set, delete and list use the Secret Service's
-            default collection instead of a vault (items secret-tool reads as service/username).
-            Secrets never go on the command line: `set` reads stdin and `get` writes stdout.
-
-            EXIT STATUS
-              0   ok
-              1   item not found
-              2   wrong passphrase or key, or the vault or Secret Service collection is locked;
-                  a systemd credential that does not open here (another machine's host key,
-                  another TPM, a changed PCR, another vault's credential), or no service
-                  credential in $CREDENTIALS_DIRECTORY
-              3   integrity failure or corrupt vault; check: problems found
-              64  usage error or invalid argument
-              other failures: 65 data error, 66 no vault, 69 storage, Secret Service or backend
-              unavailable, systemd-creds missing or failing, or the TPM2 device unreachable,
-              73 vault already exists, 75 timed out (Secret Service, backend, or a TPM that does
-              not answer within --systemd-creds-timeout, default 10 s),
-              77 insecure permissions, 74 the output cannot be written (stdout closed,
-              full or broken), 70 anything else
-              login and requests: 4 not logged in, credentials refused, token expired or other
-              backend; 5 the backend answered an HTTP error; 6 logout incomplete (the local
-              session is removed, a server step failed); 76 a bad reply from the backend
-              OpenID logins (login --issuer, token): 10 the provider refused the refresh
-              token: log in again; 11 the login was denied, ended by the provider, or its
-              device code expired; 12 a reply failed a security check (issuer, ID token)
-              challenges (request --mobilefirst, --mca-tenant): 7 a challenge failed
-              (the security check or realm refused the answers); 8 blocked after too
-              many attempts; 9 the challenge was cancelled or the answers ran out;
-              130 the wait was cancelled
-            """,
+        // The overview, then the exit statuses (generated from ExitStatus, for this help and for
+        // coffer(1): scripts/man.sh); the manual alone gets the long text (CofferHelpText).
+        discussion: CofferHelpText.discussionLead + "\n\n" + ExitStatus.helpBlock(),
         version: CofferVersion.current,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,

@@ -46,17 +46,25 @@ package enum CommandLineTool {
     }
 
     /// Ends the process for `error`: its line on stderr (prefixed `coffer: `, or the
-    /// executable's ``Terminal/programName``) and exit status.
+    /// executable's ``Terminal/programName``) and exit status. A usage error points at the
+    /// help; an error that no table maps is ``ExitStatus/software``, never a status that
+    /// means something else.
     package static func fail<Root: ParsableCommand>(_ error: Error, _ root: Root.Type) -> Never {
         if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
         if let failure = error as? CommandFailure {
             Terminal.printError(failure.message)
-            Foundation.exit(failure.exitStatus)
+            failure.exitStatus.exit()
         }
-        let code = Root.exitCode(for: error)
-        guard code != .success, !(error is CleanExit) else { Root.exit(withError: error) }
-        let help = Terminal.programName == "coffer" ? "coffer help" : "\(Terminal.programName) --help"
-        Terminal.printError("\(Root.message(for: error)) (see '\(help)')")
-        Foundation.exit(code.rawValue)
+        switch Root.exitCode(for: error) {
+        case .validationFailure:
+            let help = Terminal.programName == "coffer" ? "coffer help" : "\(Terminal.programName) --help"
+            Terminal.printError("\(Root.message(for: error)) (see '\(help)')")
+            ExitStatus.usage.exit()
+        case .failure where !(error is CleanExit):
+            Terminal.printError(Root.message(for: error))
+            ExitStatus.software.exit()
+        default:
+            Root.exit(withError: error)  // help, version, completions: printed as the parser does
+        }
     }
 }

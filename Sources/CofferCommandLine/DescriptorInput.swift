@@ -10,7 +10,7 @@ import Glibc
 /// descriptor number the user named but did not open (`3<&-`), and reading it would take the
 /// file's bytes for a passphrase. So every named descriptor is read by ``prefetch(_:vault:)`` at
 /// start-up, and a descriptor that is closed, or that is one of the vault's own files, is an
-/// error (exit 64).
+/// error (``ExitStatus/usage``).
 package enum DescriptorInput {
     /// The most bytes read from one descriptor.
     package static let limit = 1 << 20

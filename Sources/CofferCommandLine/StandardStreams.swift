@@ -4,13 +4,10 @@ import Glibc
 /// Standard input, output and error, written and read with every failure checked.
 ///
 /// A command's output never crashes the process: a closed, full or broken stdout gives one
-/// line on stderr and exit status 74 (EX_IOERR); a closed or broken stderr is ignored, so
+/// line on stderr and ``ExitStatus/outputFailed``; a closed or broken stderr is ignored, so
 /// the exit status still tells what happened. Under SIGPIPE's default disposition a broken
 /// pipe ends the process by that signal, as for any Unix tool.
 package enum StandardStreams {
-    /// The exit status when stdout cannot be written.
-    package static let outputFailureStatus: Int32 = 74
-
     /// Which of 0, 1 and 2 were closed when the process started. They are then opened on
     /// /dev/null, so no file this process opens later can take their numbers and receive
     /// its output; a command that must read stdin or write stdout still fails as it should.
@@ -31,7 +28,7 @@ package enum StandardStreams {
     /// Writes all of `bytes` to stdout.
     package static func write(_ bytes: some Collection<UInt8>) throws(CLIError) {
         guard !closedAtStart.contains(STDOUT_FILENO) else {
-            throw CLIError(message: "cannot write the output: standard output is closed", exitStatus: outputFailureStatus)
+            throw CLIError(message: "cannot write the output: standard output is closed", exitStatus: .outputFailed)
         }
         let data = Array(bytes)
         var offset = 0
@@ -39,7 +36,7 @@ package enum StandardStreams {
             let written = data.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, data.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw CLIError(message: "cannot write the output: \(describeErrno())", exitStatus: outputFailureStatus)
+                throw CLIError(message: "cannot write the output: \(describeErrno())", exitStatus: .outputFailed)
             }
             offset += written
         }

@@ -2,6 +2,9 @@
 package enum ProviderStartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No session bus to serve on.
     case noSessionBus(String)
+    /// The session bus is not the user's own: another user's socket or daemon, or an address
+    /// that starts a program or that every local user can reach (``OwnBusAddress``).
+    case notOwnBus(String)
     /// The bus refused a call the provider needs (registering objects, requesting the name).
     case busRefused(String)
     /// Another process owns `org.freedesktop.secrets` and keeps it: the message says which, and
@@ -10,7 +13,7 @@ package enum ProviderStartError: Error, Sendable, Hashable, CustomStringConverti
 
     package var description: String {
         switch self {
-        case .noSessionBus(let reason), .busRefused(let reason), .nameTaken(let reason): reason
+        case .noSessionBus(let reason), .notOwnBus(let reason), .busRefused(let reason), .nameTaken(let reason): reason
         }
     }
 }

@@ -1,3 +1,4 @@
+import CGio
 import CofferBase
 import Coffer
 import Dispatch
@@ -95,6 +96,15 @@ package final class SecretServiceProvider: Sendable {
             objects.unexportAll()
             objects.bus.close()
         })
+    }
+
+    /// Whether this process must start again with `G_SLICE=always-malloc` before it serves: with
+    /// GLib before 2.76 (Debian 12 has 2.74), whose slice allocator would keep for good the
+    /// memory a client's large message took, where `malloc` gives it back (``LargeCallMemory``).
+    /// GLib reads `G_SLICE` as it loads, before `main`, so setting it later does nothing.
+    package static var needsSystemAllocator: Bool {
+        let alreadySet = getenv("G_SLICE").map { String(cString: $0).contains("always-malloc") } ?? false
+        return !alreadySet && glib_check_version(2, 76, 0) != nil
     }
 
     /// How many sessions are open, asked of the main loop; `nil` when it does not answer

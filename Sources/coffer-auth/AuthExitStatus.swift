@@ -5,24 +5,22 @@ extension AuthError: CommandFailure {
     package var message: String { description }
 
     /// The documented exit status for this error (see `coffer --help`).
-    package var exitStatus: Int32 {
+    package var exitStatus: ExitStatus {
         switch self {
-        case .invalidCredentials, .notAuthenticated, .tokenExpired, .backendMismatch: 4
-        case .serverError, .malformedResponse, .oauthError, .refused: 76
-        case .transport: 69
-        case .timeout: 75
+        case .invalidCredentials, .notAuthenticated, .tokenExpired, .backendMismatch, .noHandler: .loginNeeded
+        case .serverError, .malformedResponse, .oauthError, .refused: .badReply
+        case .transport: .unavailable
+        case .timeout, .challengeTimeout: .timedOut
         case .storage(let error): error.exitStatus
-        case .cancelled: 130
-        case .invalidRequest: 64
-        case .logoutIncomplete: 6
-        case .noHandler: 4
-        case .challengeFailed, .tooManyChallengeRounds: 7
-        case .blocked: 8
-        case .challengeCancelled: 9
-        case .challengeTimeout: 75
-        case .reauthenticationRequired: 10
-        case .accessDenied, .authorizationError, .deviceCodeExpired: 11
-        case .untrustedResponse: 12
+        case .cancelled: .cancelled
+        case .invalidRequest: .usage
+        case .logoutIncomplete: .logoutIncomplete
+        case .challengeFailed, .tooManyChallengeRounds: .challengeFailed
+        case .blocked: .blocked
+        case .challengeCancelled: .challengeCancelled
+        case .reauthenticationRequired: .refreshRefused
+        case .accessDenied, .authorizationError, .deviceCodeExpired: .loginDenied
+        case .untrustedResponse: .untrustedReply
         }
     }
 }

@@ -8,6 +8,9 @@ import Foundation
 @main
 struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let name = "docker-credential-coffer"
+    /// The status of every error: docker's protocol has one, 1, and tells errors apart by their
+    /// text; it is coffer's "not found" only in number.
+    static let errorStatus = ExitStatus.notFound
 
     static let configuration = CommandConfiguration(
         commandName: name,
@@ -16,7 +19,7 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
             store reads {"ServerURL","Username","Secret"} on stdin; get reads a server URL and \
             prints that JSON; erase reads a server URL; list prints {"URL":"user",...}; version. \
             A Username of <token> marks an identity token. Errors are one line on stdout and \
-            exit status 1; a missing entry is "credentials not found in native keychain".
+            exit status \(errorStatus.rawValue); a missing entry is "credentials not found in native keychain".
 
             The vault is --vault or $COFFER_VAULT, else the default vault. It is used through \
             the agent when the agent holds it (coffer unlock), else unlocked as coffer does \
@@ -70,13 +73,13 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
         return bytes.withUnsafeBytes { Array($0) }
     }
 
-    /// Ends the process for `error` as docker's helpers do: one line on stdout, exit status 1.
+    /// Ends the process for `error` as docker's helpers do: one line on stdout, ``errorStatus``.
     /// `--help`, `--version` and the like print as usual.
     static func report(_ error: Error) -> Never {
         if error is ExitCode || exitCode(for: error) == .success { CommandLineTool.fail(error, Self.self) }
         let message = (error as? CommandFailure)?.message
             ?? "\(Self.message(for: error)) (usage: \(name) [options] <store|get|erase|list|version>)"
         try? StandardStreams.printLine(TerminalText.escaped(message))
-        Foundation.exit(1)
+        errorStatus.exit()
     }
 }

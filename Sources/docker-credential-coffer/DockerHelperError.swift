@@ -1,8 +1,9 @@
 import CofferCommandLine
 
-/// The errors of docker's credential helper protocol: each is one line on stdout and exit
-/// status 1, and the standard ones read exactly as docker/docker-credential-helpers writes them
-/// (credentials/error.go), since docker matches "not found" by its text.
+/// The errors of docker's credential helper protocol: each is one line on stdout and
+/// ``DockerCredentialCommand/errorStatus``, and the standard ones read exactly as
+/// docker/docker-credential-helpers writes them (credentials/error.go), since docker matches
+/// "not found" by its text.
 enum DockerHelperError: CommandFailure, Equatable {
     case notFound
     case missingServerURL
@@ -25,5 +26,5 @@ enum DockerHelperError: CommandFailure, Equatable {
         }
     }
 
-    var exitStatus: Int32 { 1 }
+    var exitStatus: ExitStatus { DockerCredentialCommand.errorStatus }
 }

@@ -55,27 +55,47 @@ struct GitCredential: Equatable {
     /// the username and the secrets, in git's own order, as `key=value` lines. An expired
     /// password (or pre-encoded credential) and its expiry are left out; the username and the
     /// refresh token stay, as git itself keeps them when it drops an expired password.
-    func answer(to capabilities: Set<Capability>, now: Date) -> Data {
+    ///
+    /// Throws ``UnanswerableField`` when a value to answer holds a newline, a carriage return
+    /// or a NUL byte: written out, it would end its line and add fields of its own (a
+    /// `host=` of the stored value's choosing). Nothing is answered then.
+    func answer(to capabilities: Set<Capability>, now: Date) throws(UnanswerableField) -> Data {
         var lines = Data()
-        func line(_ key: String, _ value: Data?) {
+        func line(_ key: String, _ value: Data?) throws(UnanswerableField) {
             guard let value else { return }
+            guard !value.contains(where: Self.lineBreaking.contains) else { throw UnanswerableField(key: key) }
             lines += Data(key.utf8) + Data("=".utf8) + value + Data("\n".utf8)
         }
         let expired = hasExpired(at: now)
         let preEncoded = capabilities.contains(.authType) && !expired
-        if capabilities.contains(.authType) { line("capability[]", Data(Capability.authType.rawValue.utf8)) }
+        if capabilities.contains(.authType) { try line("capability[]", Data(Capability.authType.rawValue.utf8)) }
         if preEncoded, credential != nil {
-            line("authtype", authType.map { Data($0.utf8) })
-            line("credential", credential)
+            try line("authtype", authType.map { Data($0.utf8) })
+            try line("credential", credential)
         }
         // A pre-encoded credential stored without a user name has an empty one: not worth a line.
-        if let username, !(username.isEmpty && password == nil) { line("username", Data(username.utf8)) }
+        if let username, !(username.isEmpty && password == nil) { try line("username", Data(username.utf8)) }
         if !expired {
-            line("password", password)
-            line("password_expiry_utc", passwordExpiry.map { Data(String($0).utf8) })
+            try line("password", password)
+            try line("password_expiry_utc", passwordExpiry.map { Data(String($0).utf8) })
         }
-        line("oauth_refresh_token", oauthRefreshToken)
+        try line("oauth_refresh_token", oauthRefreshToken)
         return lines
+    }
+
+    /// The bytes that end a line of git's format, or that git's reader cuts a value at: newline,
+    /// carriage return (git strips one before a newline, and CVE-2024-52006 showed readers that
+    /// take a lone one for a line end) and NUL.
+    static let lineBreaking: Set<UInt8> = [0x0A, 0x0D, 0x00]
+
+    /// A stored value that `get` must not answer: it holds a byte of ``lineBreaking``.
+    struct UnanswerableField: Error, CustomStringConvertible {
+        /// The field's key (`username`); never its value.
+        let key: String
+        var description: String {
+            "the stored credential's \(key) holds a newline, carriage return or NUL byte, which git's format cannot carry; "
+                + "nothing answered (the item is kept as it is; coffer list shows it)"
+        }
     }
 
     /// Whether `get` can answer with this stored credential: it has a password, or a

@@ -9,11 +9,12 @@ struct GitCredentialActions {
     var now: () -> Date = { Date() }
 
     /// The newest stored credential that `want` selects and that can answer it, as `key=value`
-    /// lines; empty when there is none. An expired password is never answered.
+    /// lines; empty when there is none. An expired password is never answered. Throws
+    /// ``GitCredential/UnanswerableField`` when that credential holds a line break.
     func get(_ want: GitCredential) throws -> Data {
         var answer = Data()
         if let found = try newestUsable(for: want) {
-            answer = found.answer(to: want.capabilities, now: now())
+            answer = try found.answer(to: want.capabilities, now: now())
         } else if want.capabilities.contains(.authType) {
             // Announced even without a credential, so that git passes this helper the
             // pre-encoded credential it then gets elsewhere when it asks it to store it.
@@ -32,7 +33,7 @@ struct GitCredentialActions {
            !GitCredentialItem.isGitCredential(existing) {
             throw CLIError(
                 message: "the vault already holds an item for this server and user that git-credential-coffer did not write; not replacing it (see coffer list)",
-                exitStatus: 1)
+                exitStatus: .alreadyExists)
         }
         // The new item first, then the ones it replaces: a crash between the two leaves both
         // (get answers the newer), never neither.

@@ -25,7 +25,9 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
             git-credential-store drops: password_expiry_utc (an expired password is never \
             answered) and oauth_refresh_token, and authtype and credential with the authtype \
             capability. A request with a line longer than 65,535 bytes or a NUL byte is \
-            refused whole: nothing answered, nothing stored.
+            refused whole: nothing answered, nothing stored. A stored credential whose username \
+            or secrets hold a newline, carriage return or NUL byte is not answered (exit 65): \
+            written out, it would add lines of its own to the answer.
             """,
         version: CofferVersion.current)
 
@@ -51,10 +53,17 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         do {
             request = try GitCredentialReader.read()
         } catch let refusal as GitCredentialReader.Refusal {
-            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: 65)
+            throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: .dataError)
         }
         switch operation {
-        case "get": try StandardStreams.write(try GitCredentialActions(store: try credentialHelperStore()).get(request))
+        case "get":
+            let answer: Data
+            do {
+                answer = try GitCredentialActions(store: try credentialHelperStore()).get(request)
+            } catch let unanswerable as GitCredential.UnanswerableField {
+                throw CLIError(message: "\(unanswerable)", exitStatus: .dataError)
+            }
+            try StandardStreams.write(answer)
         case "store" where GitCredentialActions.keeps(request): try GitCredentialActions(store: try credentialHelperStore()).store(request)
         case "erase" where GitCredentialActions.erases(request): try GitCredentialActions(store: try credentialHelperStore()).erase(request)
         default: break  // nothing to keep or erase: the vault is not even opened

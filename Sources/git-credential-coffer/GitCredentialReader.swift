@@ -1,3 +1,4 @@
+import CofferBase
 import CofferCommandLine
 import Foundation
 import Glibc
@@ -24,7 +25,7 @@ enum GitCredentialReader {
     /// Reads and parses the request on `fd` (stdin).
     static func read(from fd: Int32 = STDIN_FILENO) throws -> GitCredential {
         var bytes = try readRequest(from: fd)
-        defer { _ = bytes.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { SecretMemory.zero(&bytes) }
         return try parse(bytes)
     }
 
@@ -53,7 +54,7 @@ enum GitCredentialReader {
     private static func readRequest(from fd: Int32) throws -> [UInt8] {
         var request: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        defer { _ = chunk.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        defer { SecretMemory.zero(&chunk) }
         var lineStart = 0
         var scanned = 0
         while true {

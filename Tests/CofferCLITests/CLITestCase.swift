@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -74,9 +75,9 @@ class CLITestCase: XCTestCase {
 
     /// Asserts a failure: the exit status, and exactly one line on stderr saying `message`.
     func assertFailure(
-        _ outcome: ChildProcess.Output, status: Int32, message: String, file: StaticString = #filePath, line: UInt = #line
+        _ outcome: ChildProcess.Output, status: ExitStatus, message: String, file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertEqual(outcome.status, status, outcome.stderrText, file: file, line: line)
+        XCTAssertEqual(outcome.exitStatus, status, outcome.stderrText, file: file, line: line)
         XCTAssertEqual(outcome.stderrText, "coffer: \(message)\n", file: file, line: line)
     }
 }

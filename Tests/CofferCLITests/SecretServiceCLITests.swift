@@ -49,7 +49,7 @@ final class SecretServiceCLITests: XCTestCase {
 
         XCTAssertEqual(try coffer(["--backend", "secret-service", "delete", service, "alice"]).status, 0)
         let missing = try coffer(["--backend", "secret-service", "get", service, "alice"])
-        XCTAssertEqual(missing.status, 1, "absent is 'not found' (1), never an error status")
+        XCTAssertEqual(missing.exitStatus, .notFound, "absent is 'not found' (1), never an error status")
         XCTAssertEqual(missing.stderrText, "coffer: item not found\n")
     }
 
@@ -81,7 +81,7 @@ final class SecretServiceCLITests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderrText)
         XCTAssertEqual(added.stdoutText, "added slot 2: Secret Service\n")
 
-        XCTAssertEqual(try coffer(["rotate-key"]).status, 64, "rotation must open every slot: the passphrase one too")
+        XCTAssertEqual(try coffer(["rotate-key"]).exitStatus, .usage, "rotation must open every slot: the passphrase one too")
         let rotated = try coffer(["rotate-key"], extra: ["COFFER_PASSPHRASE": "pw"])
         XCTAssertEqual(rotated.status, 0, rotated.stderrText)
         XCTAssertEqual(try coffer(["get", service, "dora"]).stdoutText, "kept", "the Secret Service slot was rewrapped")
@@ -92,7 +92,7 @@ final class SecretServiceCLITests: XCTestCase {
         XCTAssertEqual(removed.status, 0, removed.stderrText)
         let key = try SecretServiceTestEnvironment.secretTool(["lookup", "xdg:schema", "coffer.VaultKey", "coffer:vault", String(vaultID)])
         XCTAssertNotEqual(key.status, 0, "the slot's key left the keyring")
-        XCTAssertEqual(try coffer(["get", service, "dora"]).status, 2, "with no Secret Service slot, it wants the passphrase")
+        XCTAssertEqual(try coffer(["get", service, "dora"]).exitStatus, .locked, "with no Secret Service slot, it wants the passphrase")
     }
 
     /// Without any session bus, a vault with a Secret Service slot fails fast; the passphrase opens it only when --unlock asks for it.
@@ -102,7 +102,7 @@ final class SecretServiceCLITests: XCTestCase {
 
         environment.merge(SecretServiceTestEnvironment.environmentWithoutSessionBus(runtimeFolder: folder)) { $1 }
         let refused = try coffer(["get", service, "carol"])
-        XCTAssertEqual(refused.status, 69, refused.stderrText)
+        XCTAssertEqual(refused.exitStatus, .unavailable, refused.stderrText)
         XCTAssertTrue(refused.stderrText.hasPrefix("coffer: Secret Service unavailable: no D-Bus session bus"), refused.stderrText)
         XCTAssertEqual(refused.stdout, Data())
 

@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -47,7 +48,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
     func testNoSessionBusFailsFast() throws {
         let environment = SecretServiceTestEnvironment.environmentWithoutSessionBus(runtimeFolder: folder)
         let get = try run(["--backend", "secret-service", "get", "s", "a"], environment: environment)
-        XCTAssertEqual(get.status, 69, get.stderrText)
+        XCTAssertEqual(get.exitStatus, .unavailable, get.stderrText)
         XCTAssertTrue(get.stderrText.hasPrefix("coffer: Secret Service unavailable: no D-Bus session bus"), get.stderrText)
         XCTAssertLessThan(get.duration, fast)
         XCTAssertTrue(try run(["doctor"], environment: environment).stdoutText.contains("secret service: no session bus\n"))
@@ -58,7 +59,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
         var environment = SecretServiceTestEnvironment.environmentWithoutSessionBus(runtimeFolder: folder)
         environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(folder.appendingPathComponent("dead-socket").path)"
         let set = try run(["--backend", "secret-service", "set", "s", "a"], environment: environment)
-        XCTAssertEqual(set.status, 69, set.stderrText)
+        XCTAssertEqual(set.exitStatus, .unavailable, set.stderrText)
         XCTAssertTrue(set.stderrText.contains("no D-Bus session bus"), set.stderrText)
         XCTAssertLessThan(set.duration, fast)
     }
@@ -73,7 +74,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
             dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
                 org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep boolean
             """)
-        XCTAssertTrue(result.stdoutText.contains("status=69\n"), result.stdoutText + result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("status=\(ExitStatus.unavailable.rawValue)\n"), result.stdoutText + result.stderrText)
         XCTAssertTrue(result.stderrText.contains("coffer: Secret Service unavailable: no Secret Service daemon"), result.stderrText)
         XCTAssertTrue(result.stdoutText.contains("secret service: no daemon\n"), result.stdoutText)
         XCTAssertTrue(result.stdoutText.contains("boolean false"), "no daemon was activated: \(result.stdoutText)")
@@ -94,7 +95,7 @@ final class SecretServiceUnavailableCLITests: XCTestCase {
             echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
             "$COFFER" --secret-service-timeout 1 doctor | grep '^secret service'
             """)
-        XCTAssertTrue(result.stdoutText.contains("status=75\n"), result.stdoutText + result.stderrText)
+        XCTAssertTrue(result.stdoutText.contains("status=\(ExitStatus.timedOut.rawValue)\n"), result.stdoutText + result.stderrText)
         XCTAssertTrue(result.stdoutText.contains("secret service: unusable (the Secret Service did not answer in time)\n"),
                       "status() times out too: \(result.stdoutText)")
         XCTAssertTrue(result.stderrText.contains("coffer: the Secret Service did not answer in time"), result.stderrText)

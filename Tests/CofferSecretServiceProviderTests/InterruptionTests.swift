@@ -23,7 +23,7 @@ final class InterruptionTests: XCTestCase {
     /// The bus ends under the provider (its daemon exits): the provider reports `busClosed`,
     /// once, and stops cleanly afterwards.
     func testAClosedBusIsReported() throws {
-        let fixture = try ProviderFixture { [reported] interruption in reported.withLock { $0.append(interruption) } }
+        let fixture = try ProviderFixture(onInterruption: { [reported] interruption in reported.withLock { $0.append(interruption) } })
         fixture.bus.end()
         XCTAssertTrue(waitForReport(.busClosed), "reported: \(reported.withLock { $0 })")
         fixture.provider.stop()
@@ -34,7 +34,7 @@ final class InterruptionTests: XCTestCase {
     /// replacement): the provider reports `nameLost`, and serves no object any more, even to a
     /// client that calls its connection by its unique name.
     func testALostNameStopsServing() throws {
-        let fixture = try ProviderFixture { [reported] interruption in reported.withLock { $0.append(interruption) } }
+        let fixture = try ProviderFixture(onInterruption: { [reported] interruption in reported.withLock { $0.append(interruption) } })
         let uniqueName = Guarded<String?>(nil)
         let released = DispatchSemaphore(value: 0)
         fixture.provider.loop.perform { objects in

@@ -1,4 +1,5 @@
 import CofferBase
+import CofferProcess
 import Foundation
 import Glibc
 import Synchronization
@@ -20,73 +21,72 @@ public final class ChildProcess: Sendable {
         public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
     }
 
-    public let pid: pid_t
+    public var pid: pid_t { child.pid }
+    private let child: SpawnedChild
     private let stdout: Collector
     private let stderr: Collector
     private let started = ContinuousClock.now
     private let heldOpen = Guarded<[Int32]>([])
     private let finished = Guarded<Output?>(nil)
 
-    private init(pid: pid_t, stdout: Collector, stderr: Collector) {
-        self.pid = pid
+    private init(child: SpawnedChild, stdout: Collector, stderr: Collector) {
+        self.child = child
         self.stdout = stdout
         self.stderr = stderr
     }
 
-    /// Starts `executable` (a path, or a name looked up on `PATH`).
+    /// Starts `executable` (a path, or a name looked up on this process's `PATH`), through
+    /// Coffer's own runner (``ChildCommand``): the child gets the descriptors below and no other.
     ///
     /// `environment` changes this process's environment for the child: a value sets a
     /// variable, `nil` removes it. `inputs` maps child file descriptors (0 for stdin) to the
-    /// bytes they read; a descriptor given `nil` stays open and empty until the process ends.
+    /// bytes they read; a descriptor given `nil` stays open and empty until the process ends;
+    /// with no entry for 0, stdin is `/dev/null`.
     /// With `newProcessGroup`, the child leads a process group of its own, so that a test can
-    /// signal it and everything it started at once, as a terminal's Ctrl-C does.
+    /// signal it and everything it started at once, as a terminal's Ctrl-C does; a time limit
+    /// then ends the whole group.
     public static func start(
         _ executable: String, _ arguments: [String], environment: [String: String?] = [:], inputs: [Int32: Data?] = [0: Data()],
         newProcessGroup: Bool = false
     ) throws -> ChildProcess {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        if newProcessGroup {
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-
-        var parentEnds: [(fd: Int32, data: Data?)] = []
-        var childEnds: [Int32] = []
-        for (target, data) in inputs.sorted(by: { $0.key < $1.key }) {
-            let (read, write) = try pipe()
-            posix_spawn_file_actions_adddup2(&actions, read, target)
-            parentEnds.append((write, data))
-            childEnds.append(read)
-        }
-        let (outRead, outWrite) = try pipe()
-        let (errRead, errWrite) = try pipe()
-        posix_spawn_file_actions_adddup2(&actions, outWrite, 1)
-        posix_spawn_file_actions_adddup2(&actions, errWrite, 2)
-        childEnds += [outWrite, errWrite]
-
+        guard let path = locate(executable) else { throw POSIXError(.ENOENT) }
         var variables = ProcessInfo.processInfo.environment
         for (name, value) in environment { variables[name] = value }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let env = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
-
-        var pid: pid_t = 0
-        let result = executable.contains("/")
-            ? posix_spawn(&pid, executable, &actions, &attributes, argv, env)
-            : posix_spawnp(&pid, executable, &actions, &attributes, argv, env)
-        childEnds.forEach { close($0) }
-        guard result == 0 else {
+        var descriptors: [Int32: ChildDescriptor] = [0: .nullDevice]
+        var parentEnds: [(fd: Int32, data: Data?)] = []
+        var childEnds: [Int32] = []
+        defer { childEnds.forEach { close($0) } }
+        do {
+            for (target, data) in inputs.sorted(by: { $0.key < $1.key }) {
+                let (read, write) = try DescriptorPair.pipe()
+                descriptors[target] = .copy(read)
+                parentEnds.append((write, data))
+                childEnds.append(read)
+            }
+            let (outRead, outWrite) = try DescriptorPair.pipe()
+            parentEnds.append((outRead, nil))
+            childEnds.append(outWrite)
+            let (errRead, errWrite) = try DescriptorPair.pipe()
+            parentEnds.append((errRead, nil))
+            childEnds.append(errWrite)
+            descriptors[1] = .copy(outWrite)
+            descriptors[2] = .copy(errWrite)
+        } catch {
             parentEnds.forEach { close($0.fd) }
-            [outRead, errRead].forEach { close($0) }
-            throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+            throw POSIXError(.EMFILE)
         }
-        let process = ChildProcess(pid: pid, stdout: Collector(fd: outRead), stderr: Collector(fd: errRead))
+        let command = ChildCommand(executable: path, arguments: arguments, environment: variables, processGroup: newProcessGroup ? .own : .caller)
+        let child: SpawnedChild
+        do {
+            child = try command.spawn(descriptors: descriptors)
+        } catch {
+            parentEnds.forEach { close($0.fd) }
+            if case .cannotRun(_, let code) = error { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
+            throw POSIXError(.EIO)
+        }
+        let (errRead, _) = parentEnds.removeLast()
+        let (outRead, _) = parentEnds.removeLast()
+        let process = ChildProcess(child: child, stdout: Collector(fd: outRead), stderr: Collector(fd: errRead))
         for (fd, data) in parentEnds {
             guard let data else { continue }
             data.withUnsafeBytes { bytes in
@@ -101,6 +101,14 @@ public final class ChildProcess: Sendable {
         }
         process.heldOpen.withLock { $0 = parentEnds.filter { $0.data == nil }.map(\.fd) }
         return process
+    }
+
+    /// `executable` itself when it holds a slash, else the first executable file of that name
+    /// on this process's `PATH` (as `posix_spawnp` looks).
+    private static func locate(_ executable: String) -> String? {
+        guard !executable.contains("/") else { return executable }
+        let search = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return search.split(separator: ":").map { "\($0)/\(executable)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// Runs `executable` to the end with `stdin`; throws ``ChildProcessError/timedOut(stderr:)``
@@ -124,20 +132,17 @@ public final class ChildProcess: Sendable {
     /// Waits for the process to end, killing it after `timeout`. Waiting again returns the same output.
     public func wait(timeout: Duration) throws -> Output {
         if let output = finished.withLock({ $0 }) { return output }
-        let deadline = ContinuousClock.now + timeout
-        var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
-            guard ContinuousClock.now < deadline else {
-                Glibc.kill(pid, SIGKILL)
-                waitpid(pid, &status, 0)
-                finish(status: 128 + SIGKILL)
-                throw ChildProcessError.timedOut(stderr: stderr.text)
-            }
-            usleep(2_000)
+        guard let termination = child.wait(until: ContinuousClock.now + timeout) else {
+            child.signalGroup(SIGKILL)
+            _ = child.wait(until: nil)
+            finish(status: 128 + SIGKILL)
+            throw ChildProcessError.timedOut(stderr: stderr.text)
         }
-        let exit = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return finish(status: exit)
+        return finish(status: termination.shellStatus)
     }
+
+    /// Whether the process has ended (it is not reaped: ``wait(timeout:)`` still reports it).
+    public var hasEnded: Bool { child.hasEnded }
 
     @discardableResult
     private func finish(status: Int32) -> Output {
@@ -199,21 +204,20 @@ public final class ChildProcess: Sendable {
 
     /// Sends a signal.
     public func kill(_ signal: Int32 = SIGKILL) {
-        Glibc.kill(pid, signal)
+        child.signal(signal)
     }
 
     /// Sends a signal to the child's whole process group (see `newProcessGroup`).
     public func killGroup(_ signal: Int32) {
-        Glibc.kill(-pid, signal)
+        child.signalGroup(signal)
     }
 
     /// A test that fails before stopping its child still leaves no process behind.
     deinit {
         guard finished.withLock({ $0 }) == nil else { return }
         heldOpen.withLock { fds in fds.forEach { close($0) } }
-        Glibc.kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        child.signalGroup(SIGKILL)
+        _ = child.wait(until: nil)
     }
 
     /// Ends the process: closes its held-open inputs, sends SIGTERM, and SIGKILL after `grace`.
@@ -226,13 +230,6 @@ public final class ChildProcess: Sendable {
         }
         kill(SIGTERM)
         return try? wait(timeout: grace)
-    }
-
-    private static func pipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [0, 0]
-        guard Glibc.pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        return (fds[0], fds[1])
     }
 }
 

@@ -4,28 +4,49 @@ import Glibc
 /// A session bus of the test's own: `dbus-daemon` on a socket in a temporary folder, with no
 /// service activation unless a folder of `.service` files is given (so that nothing, gnome-keyring
 /// least of all, starts on demand), gone when the value is.
+///
+/// The fault campaign has its own, in Python (scripts/torture/private_bus.py): plain `swift test`
+/// must run these tests with no script or Python package present, and the daemon's lifetime is
+/// this value's, which only an object in the test process can give.
 public final class PrivateBus: @unchecked Sendable {
     public let folder = TemporaryFolder()
     /// The bus's address, for `DBUS_SESSION_BUS_ADDRESS`.
     public let address: String
     private let daemon: ChildProcess
 
+    /// Who may connect to a bus, and who runs its daemon, for tests with two users on one bus.
+    public struct Users: Sendable {
+        /// Every user may connect (`<allow user="*"/>`), not only the daemon's own.
+        public var everyone = false
+        /// The daemon runs as this user (through `setpriv`; the tests run as root), not as root.
+        public var daemon: uid_t?
+
+        public init(everyone: Bool = false, daemon: uid_t? = nil) {
+            self.everyone = everyone
+            self.daemon = daemon
+        }
+    }
+
     /// Starts the daemon; with `serviceFolder`, the bus activates the services described there.
-    public init(serviceFolder: URL? = nil) throws {
+    /// `users` opens the bus to every user or runs it as another; `abstract` makes it listen on
+    /// an abstract socket instead of one in the folder.
+    public init(serviceFolder: URL? = nil, users: Users = Users(), abstract: Bool = false) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon") else {
             throw MissingPrerequisite.error("dbus-daemon is not installed (Debian: dbus-daemon)")
         }
         let socket = folder.file("bus").path
         let services = serviceFolder.map { "<servicedir>\($0.path)</servicedir>" } ?? ""
+        let listen = abstract ? "unix:abstract=\(socket)" : "unix:path=\(socket)"
         let configuration = """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:path=\(socket)</listen>
+              <listen>\(listen)</listen>
               <auth>EXTERNAL</auth>
               \(services)
               <policy context="default">
+                \(users.everyone ? "<allow user=\"*\"/>" : "")
                 <allow send_destination="*" eavesdrop="true"/>
                 <allow eavesdrop="true"/>
                 <allow own="*"/>
@@ -33,13 +54,33 @@ public final class PrivateBus: @unchecked Sendable {
             </busconfig>
             """
         try Data(configuration.utf8).write(to: folder.file("bus.conf"))
-        daemon = try ChildProcess.start("/usr/bin/dbus-daemon", ["--config-file=\(folder.file("bus.conf").path)", "--nofork", "--nopidfile"])
-        address = "unix:path=\(socket)"
+        // Another user reaches the socket through the folder; a daemon of another user makes it there.
+        if users.everyone { chmod(folder.url.path, 0o711) }
+        var command = ["/usr/bin/dbus-daemon", "--config-file=\(folder.file("bus.conf").path)", "--nofork", "--nopidfile"]
+        if let user = users.daemon {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw MissingPrerequisite.error("setpriv is not installed (Debian: util-linux)")
+            }
+            chown(folder.url.path, user, gid_t(user))
+            chown(folder.file("bus.conf").path, user, gid_t(user))
+            command = ["/usr/bin/setpriv", "--reuid=\(user)", "--regid=\(user)", "--clear-groups"] + command
+        }
+        daemon = try ChildProcess.start(command[0], Array(command.dropFirst()))
+        address = listen
         let deadline = ContinuousClock.now + .seconds(10)
-        while !FileManager.default.fileExists(atPath: socket) {
-            guard ContinuousClock.now < deadline else { throw ChildProcessError.timedOut(stderr: "dbus-daemon did not start") }
+        while !(abstract ? try Self.isListening(abstractName: socket) : FileManager.default.fileExists(atPath: socket)) {
+            guard ContinuousClock.now < deadline else {
+                throw ChildProcessError.timedOut(stderr: "dbus-daemon did not start: " + (daemon.stop()?.stderrText ?? ""))
+            }
             usleep(10_000)
         }
+    }
+
+    /// Whether a socket listens on the abstract name `name` (`/proc/net/unix` lists it with an `@`;
+    /// read to its end, as /proc files report no size).
+    private static func isListening(abstractName name: String) throws -> Bool {
+        let table = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/unix")).readToEnd() ?? Data()
+        return String(decoding: table, as: UTF8.self).split(separator: "\n").contains { $0.hasSuffix(" @" + name) }
     }
 
     deinit {

@@ -17,6 +17,16 @@ public enum ProcessTable {
         }
     }
 
+    /// The live processes (other than this one) whose command line holds `text`: how a test finds
+    /// what a command it gave (a prompter, a stand-in program) started, whatever its environment.
+    public static func processes(withCommandLineContaining text: String) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry), pid != getpid() else { return nil }
+            return commandLine(of: pid).contains(text) ? pid : nil
+        }
+    }
+
     /// The command line of `pid`, its arguments joined by spaces; empty when it has ended.
     public static func commandLine(of pid: pid_t) -> String {
         guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return "" }
@@ -25,11 +35,20 @@ public enum ProcessTable {
 
     /// Waits up to `timeout` until no process carries the marker; returns those still alive.
     public static func waitUntilGone(environment name: String, equalTo value: String, timeout: Duration) -> [pid_t] {
+        waitUntilNone(timeout: timeout) { processes(withEnvironment: name, equalTo: value) }
+    }
+
+    /// Waits up to `timeout` until no process's command line holds `text`; returns those still alive.
+    public static func waitUntilGone(commandLineContaining text: String, timeout: Duration) -> [pid_t] {
+        waitUntilNone(timeout: timeout) { processes(withCommandLineContaining: text) }
+    }
+
+    private static func waitUntilNone(timeout: Duration, _ find: () -> [pid_t]) -> [pid_t] {
         let deadline = ContinuousClock.now + timeout
-        var alive = processes(withEnvironment: name, equalTo: value)
+        var alive = find()
         while !alive.isEmpty, ContinuousClock.now < deadline {
             usleep(20_000)
-            alive = processes(withEnvironment: name, equalTo: value)
+            alive = find()
         }
         return alive
     }

@@ -10,6 +10,10 @@ import XCTest
 /// no resource manager between them, every systemd-creds run leaves TPM sessions behind and
 /// three fill the TPM, so call ``flushSessions()`` between runs, as the kernel's `/dev/tpmrm0`
 /// does on every close.
+///
+/// The fault campaign has its own, in Python (scripts/torture/software_tpm.py): plain `swift test`
+/// must run these tests with no script or Python package present, and ``freeze()`` must signal
+/// swtpm itself, which a helper process between the test and swtpm would hide.
 public final class SoftwareTPM: @unchecked Sendable {
     /// The TCTI string for `--tpm2-device` and `$COFFER_TPM2_DEVICE`.
     public let device: String
@@ -105,8 +109,7 @@ public final class SoftwareTPM: @unchecked Sendable {
         let deadline = ContinuousClock.now + .seconds(10)
         while ContinuousClock.now < deadline {
             if !canBind(port) && !canBind(port + 1) { return true }
-            var status: Int32 = 0
-            if waitpid(process.pid, &status, WNOHANG) == process.pid { return false }
+            if process.hasEnded { return false }
             usleep(20_000)
         }
         return false

@@ -17,12 +17,27 @@ final class PackageGraphTests: XCTestCase {
         }
     }
 
+    /// An app that depends on Coffer with `traits: ["Auth"]` alone (scripts/consumer-check.sh
+    /// resolves one) can compile CofferAuth: neither it nor any target of the package it depends
+    /// on takes a dependency only under another trait (`Tools`), which such an app lacks.
+    func testCofferAuthNeedsNothingTheAuthTraitAloneLeavesOut() throws {
+        let graph = try TargetGraph.dumped()
+        let needed = graph.closure(from: "CofferAuth")
+        XCTAssertTrue(needed.isSuperset(of: ["CofferAuth", "Coffer"]), "\(needed)")
+        for target in needed.sorted() {
+            for (dependency, traits) in graph.traitConditions[target] ?? [:] where !traits.contains("Auth") {
+                XCTFail("\(target) depends on \(dependency) only with the traits \(traits)")
+            }
+        }
+    }
+
     /// The walk finds a dependency through other targets, whatever kind names it (by name,
     /// `.target`, or with a condition), and ignores other packages' products.
     func testTheWalkFindsIndirectDependencies() throws {
         let dump = #"""
             {"targets": [
-              {"name": "Server", "dependencies": [{"byName": ["Shared", null]}, {"product": ["Client", "other-package", null, null]}]},
+              {"name": "Server", "dependencies": [{"byName": ["Shared", null]}, {"product": ["Client", "other-package", null, null]},
+                {"product": ["Tool", "tools", null, {"platformNames": [], "traits": ["Tools"]}]}]},
               {"name": "Shared", "dependencies": [{"target": ["Plumbing", {"platformNames": ["linux"]}]}]},
               {"name": "Plumbing", "dependencies": [{"byName": ["Client", null]}]},
               {"name": "Client", "dependencies": []},
@@ -33,6 +48,9 @@ final class PackageGraphTests: XCTestCase {
         XCTAssertEqual(graph.path(from: "Server", to: "Client"), ["Server", "Shared", "Plumbing", "Client"])
         XCTAssertNil(graph.path(from: "Alone", to: "Client"), "another package's product of the same name is not the target")
         XCTAssertNil(graph.path(from: "Client", to: "Server"))
+        XCTAssertEqual(graph.closure(from: "Shared"), ["Shared", "Plumbing", "Client"])
+        XCTAssertEqual(graph.traitConditions["Server"], ["Tool": ["Tools"]])
+        XCTAssertNil(graph.traitConditions["Shared"], "a condition on platforms alone names no trait")
     }
 }
 
@@ -41,6 +59,9 @@ struct TargetGraph {
     /// Each target's dependencies on targets of this package (by name or `.target`; products
     /// of other packages are left out).
     let dependencies: [String: [String]]
+    /// For each target, the dependencies (targets or products) it takes only with some traits
+    /// enabled, and those traits.
+    let traitConditions: [String: [String: [String]]]
 
     private struct Dump: Decodable {
         struct Target: Decodable {
@@ -51,20 +72,35 @@ struct TargetGraph {
         /// `{"byName": [name, condition]}`, `{"target": [name, condition]}` or
         /// `{"product": [name, package, aliases, condition]}`.
         struct Dependency: Decodable {
-            let target: String?
+            /// The target's or the product's name.
+            let name: String
+            let isProduct: Bool
+            /// The traits its condition names; `nil` when it has none.
+            let traits: [String]?
+
+            var target: String? { isProduct ? nil : name }
 
             private enum Kind: String, CodingKey {
                 case byName, target, product
             }
 
+            private struct Condition: Decodable {
+                let traits: [String]?
+            }
+
             init(from decoder: any Decoder) throws {
                 let container = try decoder.container(keyedBy: Kind.self)
-                guard let kind = container.allKeys.first, kind != .product else {
-                    target = nil
-                    return
+                guard let kind = container.allKeys.first else {
+                    throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an unknown dependency"))
                 }
                 var fields = try container.nestedUnkeyedContainer(forKey: kind)
-                target = try fields.decode(String.self)
+                name = try fields.decode(String.self)
+                isProduct = kind == .product
+                if isProduct {
+                    _ = try fields.decode(String.self)  // the package
+                    if try !fields.decodeNil() { _ = try fields.decode([String: String].self) }  // module aliases
+                }
+                traits = try fields.decodeNil() ? nil : try fields.decode(Condition.self).traits.flatMap { $0.isEmpty ? nil : $0 }
             }
         }
 
@@ -76,6 +112,20 @@ struct TargetGraph {
         let names = Set(targets.map(\.name))
         // A name that is no target of this package is a product of a dependency.
         dependencies = Dictionary(targets.map { ($0.name, $0.dependencies.compactMap(\.target).filter(names.contains)) }) { first, _ in first }
+        traitConditions = Dictionary(targets.compactMap { target in
+            let conditioned = target.dependencies.compactMap { dependency in dependency.traits.map { (dependency.name, $0) } }
+            return conditioned.isEmpty ? nil : (target.name, Dictionary(conditioned) { first, _ in first })
+        }) { first, _ in first }
+    }
+
+    /// `start` and every target of the package it depends on, directly or through others.
+    func closure(from start: String) -> Set<String> {
+        var found: Set<String> = [start]
+        var pending = [start]
+        while let target = pending.popLast() {
+            for next in dependencies[target] ?? [] where found.insert(next).inserted { pending.append(next) }
+        }
+        return found
     }
 
     /// The package's own graph, dumped with a scratch folder of its own (`swift test` holds the

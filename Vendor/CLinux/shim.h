@@ -1,10 +1,37 @@
 // Linux calls Swift cannot make itself: variadic functions, and signal handlers that must be
 // async-signal-safe (Swift code is not guaranteed to be). Header-only; links nothing.
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/types.h>
 #include <termios.h>
 #include <unistd.h>
+
+// ---- GNU extensions Swift's Glibc module does not declare (it is not built with _GNU_SOURCE) ----
+
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+extern int pidfd_open(pid_t, unsigned int);
+extern int pipe2(int[2], int);
+
+/// A spawn action that closes every descriptor from `from` up (glibc 2.34).
+static inline int coffer_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+/// A descriptor that becomes readable when process `pid` exits (Linux 5.3); -1 where there is none.
+static inline int coffer_pidfd_open(pid_t pid) {
+    return pidfd_open(pid, 0);
+}
+
+/// A pipe whose two ends are close-on-exec from the start.
+static inline int coffer_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
+/// glibc's POSIX_SPAWN_SETSID (2.26): the child leads a session of its own.
+#define COFFER_POSIX_SPAWN_SETSID 0x80
 
 /// prctl(PR_SET_DUMPABLE, 0): no core dump, and no ptrace or /proc/<pid>/mem for other processes.
 static inline int coffer_set_not_dumpable(void) {

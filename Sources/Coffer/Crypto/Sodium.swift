@@ -15,10 +15,3 @@ enum Sodium {
         String(cString: sodium_version_string())
     }
 }
-
-/// Overwrites a byte array with zeros in a way the optimiser cannot elide.
-func wipe(_ bytes: inout [UInt8]) {
-    bytes.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
-    }
-}

@@ -113,8 +113,8 @@ public final class Vault: Sendable {
         try FileSecurity.checkFreeForNewFile(path)
         CreationLeftovers.removeStale(besides: path)
 
-        let opener = try SlotOpener(credential)
-        guard opener.kind != .secretService, opener.kind != .systemdCreds else {
+        let opener = try credential.source.opener()
+        guard opener.kind.mayCreateVault else {
             throw .invalidArgument(
                 reason: "create a vault with a passphrase, key file or key, then add a Secret Service or systemd-creds slot, so that losing the keyring or the machine never loses the vault")
         }
@@ -210,7 +210,7 @@ public final class Vault: Sendable {
     /// Runs Argon2id once for a passphrase (never per item). Throws
     /// ``CofferError/wrongPassphrase`` or ``CofferError/wrongKey`` when no slot opens.
     public func unlock(with credential: VaultCredential) throws(CofferError) {
-        let opener = try SlotOpener(credential)
+        let opener = try credential.source.opener()
         let (rows, storedCheck) = try state.withLock { state throws(CofferError) in
             try state.connection.readTransaction { () throws(CofferError) in
                 (try SlotRow.all(state.connection), try Self.storedKeyCheck(state.connection))

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 /// An item as the vault stores it: its row key, which names it for as long as the vault key
@@ -40,7 +41,7 @@ extension Vault {
             for rowKey in try AttributeIndex.candidates(for: attributes, keys, connection) {
                 guard let sealed = try Self.record(at: rowKey, connection),
                       var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { continue }
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 guard let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) else { continue }
                 if decoded.isExpired(at: now) {
                     try Self.purge(rowKey, sealed, connection)
@@ -101,7 +102,7 @@ extension Vault {
                 guard let sealed = try Self.record(at: old, connection), var plaintext = openSealed(sealed, rowKey: old, keys) else {
                     throw .itemNotFound
                 }
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 let previous = try checkedDecode(plaintext, rowKey: old, keys)
                 guard !previous.isExpired(at: now) else { throw .itemNotFound }
                 if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }

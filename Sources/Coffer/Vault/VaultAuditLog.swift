@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 extension Vault {
@@ -9,7 +10,7 @@ extension Vault {
     package func appendAudit(_ entry: AuditEntry) throws(CofferError) {
         try entry.validate()
         var plaintext = entry.encoded
-        defer { wipe(&plaintext) }
+        defer { SecretMemory.zero(&plaintext) }
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.withoutSyncOnCommit { () throws(CofferError) in
                 try connection.transaction { () throws(CofferError) in
@@ -53,7 +54,7 @@ extension Vault {
         guard sealed.count <= VaultFormat.maxSealedAuditEntryBytes,
               var plaintext = AEAD.open(sealed, key: keys.recordKey, associatedData: auditAssociatedData(sequence))
         else { throw .integrityFailure }
-        defer { wipe(&plaintext) }
+        defer { SecretMemory.zero(&plaintext) }
         return try AuditEntry.decode(plaintext)
     }
 
@@ -69,7 +70,7 @@ extension Vault {
             let associatedData = auditAssociatedData(row.sequence)
             guard row.sealed.count <= VaultFormat.maxSealedAuditEntryBytes,
                   var plaintext = AEAD.open(row.sealed, key: old.recordKey, associatedData: associatedData) else { continue }
-            defer { wipe(&plaintext) }
+            defer { SecretMemory.zero(&plaintext) }
             try insertAuditEntry(AEAD.seal(plaintext, key: new.recordKey, associatedData: associatedData), sequence: row.sequence, connection)
         }
     }

@@ -49,8 +49,8 @@ enum VaultFormat {
     }
 
     /// Associated data of a wrapped vault key: `"coffer:slot" 0x00 || u32be(1) || vault_id || kind`.
-    static func slotAssociatedData(vaultID: [UInt8], kind: KeySlotKind) -> [UInt8] {
-        Array("coffer:slot".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID + Array(kind.rawValue.utf8)
+    static func slotAssociatedData(vaultID: [UInt8], kind: String) -> [UInt8] {
+        Array("coffer:slot".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID + Array(kind.utf8)
     }
 
     /// Associated data of the access policy: `"coffer:policy" 0x00 || u32be(1) || vault_id`.

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 extension Vault {
@@ -55,13 +56,13 @@ extension Vault {
             try connection.transaction { () throws(CofferError) in
                 try prepareItemWrite(connection, keys)
                 guard var opened = try openRecord(at: .item(id), connection, keys) else { throw .itemNotFound }
-                defer { wipe(&opened.plaintext) }
+                defer { SecretMemory.zero(&opened.plaintext) }
                 let decoded = try checkedDecode(opened, keys)
                 guard !decoded.isExpired(at: now) else { throw .itemNotFound }
                 var access = decoded.access
                 guard try change(&access) else { return false }
                 var plaintext = try ItemRecord.replacingAccess(in: opened.plaintext, with: access)
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: itemAssociatedDataPrefix + opened.rowKey)
                 try connection.with("UPDATE items SET record = ?1 WHERE row_key = ?2") { statement throws(CofferError) in
                     try statement.bind(.blob(sealed), .blob(opened.rowKey))

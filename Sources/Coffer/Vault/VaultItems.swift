@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 extension Vault: CredentialStore {
@@ -63,7 +64,7 @@ extension Vault: CredentialStore {
         let attributes = ItemAttributes(id: id, options: options, created: keeping.created, modified: now)
         var plaintext = ItemRecord.encode(attributes, secret: secret, access: keeping.access)
         let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
-        wipe(&plaintext)
+        SecretMemory.zero(&plaintext)
         try connection.with(
             "INSERT INTO items (row_key, record) VALUES (?1, ?2) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record"
         ) { statement throws(CofferError) in
@@ -80,7 +81,7 @@ extension Vault: CredentialStore {
         guard let previous = try Self.record(at: rowKey, connection), var plaintext = openSealed(previous, rowKey: rowKey, keys) else {
             return nil
         }
-        defer { wipe(&plaintext) }
+        defer { SecretMemory.zero(&plaintext) }
         guard let old = try? checkedDecode(plaintext, rowKey: rowKey, keys), !old.isExpired(at: now) else { return nil }
         return Kept(created: old.attributes.created, access: old.access)
     }
@@ -103,7 +104,7 @@ extension Vault: CredentialStore {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
             guard var opened = try openRecord(at: address, connection, keys) else { return nil }
-            defer { wipe(&opened.plaintext) }
+            defer { SecretMemory.zero(&opened.plaintext) }
             let decoded = try checkedDecode(opened, keys)
             guard !decoded.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
@@ -270,7 +271,7 @@ extension Vault: CredentialStore {
                     scan.unreadable += 1
                     continue
                 }
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 guard let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) else {
                     scan.unreadable += 1
                     continue

@@ -1,3 +1,5 @@
+import CofferBase
+
 extension Vault {
     /// The start of every write transaction that touches items, their access, the policy or the
     /// audit log: checks that the keys are still the vault's, then brings a version 1 or 2 vault
@@ -25,7 +27,7 @@ extension Vault {
             while try statement.step() {
                 let rowKey = statement.blob(at: 0)
                 guard var plaintext = openSealed(statement.blob(at: 1), rowKey: rowKey, keys) else { continue }
-                defer { wipe(&plaintext) }
+                defer { SecretMemory.zero(&plaintext) }
                 if let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) { readable.append((rowKey, decoded.attributes)) }
             }
             return readable

@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 /// What ``Vault/verify()`` found: every problem, by record or key slot.
@@ -143,7 +144,7 @@ extension Vault {
     private func recordCheck(rowKey: [UInt8], sealed: [UInt8], _ keys: VaultKeys) -> RecordCheck {
         let label = VaultFormat.hexIdentifier(Array(rowKey.prefix(8)))
         guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .problem(.unreadableRecord(rowKey: label)) }
-        defer { wipe(&plaintext) }
+        defer { SecretMemory.zero(&plaintext) }
         guard let decoded = try? ItemRecord.decode(plaintext) else { return .problem(.malformedRecord(rowKey: label)) }
         let attributes = decoded.attributes
         guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else {

@@ -1,3 +1,4 @@
+import CofferProcess
 import Foundation
 
 /// How a browser login reaches the user's browser.
@@ -5,7 +6,9 @@ public enum BrowserOpener: Sendable {
     /// The user's browser: the first command of `$BROWSER` (`%s` stands for what to open), else
     /// `xdg-open`. It is given a page only the user can read (mode 0600, in the run-time folder) that sends the
     /// browser on to the login, never the URL itself: a command line is readable by every local
-    /// user, and the URL carries the login's `state`.
+    /// user, and the URL carries the login's `state`. The browser runs in a process group of its
+    /// own, with `/dev/null` for its standard streams and no other descriptor, and the
+    /// environment without Coffer's own `COFFER_*` variables (such as `COFFER_PASSPHRASE`).
     case defaultBrowser
     /// Calls the app's closure with the URL, for example to open it another way.
     case custom(@Sendable (URL) async throws -> Void)
@@ -22,15 +25,15 @@ public enum BrowserOpener: Sendable {
             return nil
         case .defaultBrowser:
             let page = try RedirectPage.write(leadingTo: url)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = Self.command(opening: page.path, browser: environment["BROWSER"])
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch {
+            let arguments = Self.command(opening: page.path, browser: environment["BROWSER"])
+            let browser = ChildCommand(executable: "/usr/bin/env", arguments: arguments, environment: environment.filter { !$0.key.hasPrefix("COFFER_") })
+            do throws(ChildSpawnFailure) {
+                let child = try browser.spawn(descriptors: [0: .nullDevice, 1: .nullDevice, 2: .nullDevice])
+                // Reaped whenever it exits; a browser may outlive the login.
+                Thread.detachNewThread { _ = child.wait(until: nil) }
+            } catch {
                 page.remove()
-                throw .invalidRequest(reason: "\(process.arguments?.first ?? "xdg-open") could not be run: \(error)")
+                throw .invalidRequest(reason: "\(arguments.first ?? "xdg-open") could not be run: \(error)")
             }
             return page
         }

@@ -188,4 +188,9 @@ public struct OpenIDSessionStatus: Sendable, Hashable {
 
     /// Whether anyone is logged in.
     public var isLoggedIn: Bool { user != nil || refreshTokenHeld || accessTokenExpiresAt != nil }
+    /// Whether the access token has expired (or is missing) and the refresh token renews it
+    /// without the user: the next request refreshes it, unless the provider refuses.
+    public var needsRefresh: Bool { !isAuthorized && refreshTokenHeld }
+    /// Whether no request can be authorized until the user logs in again.
+    public var needsLogin: Bool { !isAuthorized && !refreshTokenHeld }
 }

@@ -17,6 +17,12 @@ public struct SessionStatus: Sendable, Hashable, Codable {
     /// The backend the session belongs to; `nil` when logged out.
     public var backend: BackendBinding?
 
+    /// Whether the token has expired and the stored session renews it without the user: the
+    /// next request refreshes it.
+    public var needsRefresh: Bool { !isAuthorized && isRenewable }
+    /// Whether no request can be authorized until the user logs in again.
+    public var needsLogin: Bool { !isAuthorized && !isRenewable }
+
     public init(
         isAuthorized: Bool = false, isRenewable: Bool = false, isBackendMismatch: Bool = false,
         method: AuthenticationMethod? = nil, userName: String? = nil, tokenExpiresAt: Date? = nil, backend: BackendBinding? = nil

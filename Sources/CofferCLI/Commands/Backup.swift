@@ -10,7 +10,7 @@ struct Backup: ParsableCommand, ReadsDescriptors {
             Uses SQLite's online backup API: the copy is the vault at one moment, even while \
             other processes write to it. Needs no passphrase. The copy is 0600, its folder is \
             created 0700 when missing (an existing folder must be private, as a vault's), and an \
-            existing file is never overwritten (exit 73).
+            existing file is never overwritten (exit \(ExitStatus.alreadyExists.rawValue)).
             """)
 
     @ParentCommand var root: CofferCommand

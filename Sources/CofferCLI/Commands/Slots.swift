@@ -26,16 +26,11 @@ struct Slots: ParsableCommand {
         }
     }
 
-    /// One slot as `coffer slots` prints it: id, kind, KDF parameters (or a systemd-creds slot's
-    /// key source, PCRs and TPM2 device) and creation time, tab-separated.
+    /// One slot as `coffer slots` prints it: id, kind, what its kind adds (such as KDF
+    /// parameters, or a systemd-creds slot's key source, PCRs and TPM2 device; `-` when
+    /// nothing) and creation time, tab-separated.
     static func line(for slot: SlotSummary) -> String {
-        let kdf = slot.kdf.map { "argon2id ops=\($0.operations) mem=\($0.memoryBytes >> 20)MiB" }
-            ?? slot.systemdCreds.map { binding in
-                "key=\(binding.keySource)" + (binding.pcrs.isEmpty ? "" : " pcrs=\(binding.pcrs.map(String.init).joined(separator: "+"))")
-                    + (binding.tpm2Device.map { " device=\(TerminalText.escaped($0))" } ?? "")
-            }
-            ?? "-"
-        return "\(slot.id)\t\(TerminalText.escaped(slot.kind))\t\(kdf)\t\(ISO8601DateFormatter().string(from: slot.created))"
+        "\(slot.id)\t\(TerminalText.escaped(slot.kind))\t\(slot.details?.text ?? "-")\t\(ISO8601DateFormatter().string(from: slot.created))"
     }
 
     struct AddSlot: ParsableCommand, ReadsDescriptors {
@@ -50,46 +45,31 @@ struct Slots: ParsableCommand {
                 """)
         @ParentCommand var slots: Slots
 
-        @Option(name: .customLong("add-keyfile"), help: ArgumentHelp("Add a key-file slot; the file is generated if missing.", valueName: "path"))
-        var keyFile: String?
-        @Flag(name: .customLong("add-passphrase"), help: "Add a passphrase slot.")
-        var passphrase = false
-        @Flag(name: .customLong("add-secret-service"), help: "Add a Secret Service slot: the vault then opens with no prompt while your keyring is unlocked.")
-        var secretService = false
-        @Flag(name: .customLong("add-systemd-creds"), help: "Add a systemd-creds slot: the vault then opens on this machine (host key, TPM2) with no person.")
-        var systemdCreds = false
-        @OptionGroup var systemdCredsOptions: SystemdCredsSlotOptions
-        @Option(name: .customLong("new-passphrase-fd"), help: ArgumentHelp("Read the new passphrase from this file descriptor.", valueName: "n"))
-        var newPassphraseFD: Int32?
-        @Option(help: "Argon2id cost of a new passphrase slot: interactive, moderate or sensitive (default: the strongest slot's).")
-        var kdf: PassphraseCostName?
+        @OptionGroup var keyFile: KeyFileSlotAddition
+        @OptionGroup var passphrase: PassphraseSlotAddition
+        @OptionGroup var secretService: SecretServiceSlotAddition
+        @OptionGroup var systemdCreds: SystemdCredsSlotAddition
+
+        /// One group for each kind the command adds, in the order the usage error names them.
+        private var kinds: [any SlotAddition] { [keyFile, passphrase, secretService, systemdCreds] }
 
         var vaultOptions: VaultOptions? { slots.root.vault }
-        var ownDescriptors: [Int32] { [newPassphraseFD].compactMap { $0 } }
+        var ownDescriptors: [Int32] { kinds.flatMap(\.descriptors) }
 
         func validate() throws {
-            guard [keyFile != nil, passphrase, secretService, systemdCreds].filter({ $0 }).count == 1 else {
-                throw ValidationError("give exactly one of --add-keyfile, --add-passphrase, --add-secret-service or --add-systemd-creds")
+            guard kinds.filter(\.isRequested).count == 1 else {
+                let options = kinds.map { type(of: $0).option }
+                throw ValidationError("give exactly one of \(options.dropLast().joined(separator: ", ")) or \(options.last ?? "")")
             }
         }
 
         func run() throws {
             let vault = try slots.root.openVault()
-            let credential: VaultCredential
-            if secretService {
-                credential = .secretService(slots.root.storeOptions.secretService)
-            } else if systemdCreds {
-                credential = .systemdCredential(try systemdCredsOptions.options(slots.root.storeOptions))
-            } else if let keyFile {
-                let url = URL(fileURLWithPath: keyFile)
-                if !FileManager.default.fileExists(atPath: keyFile) { try KeyFile.generate(at: url) }
-                credential = .keyFile(url)
-            } else {
-                credential = try Passphrase.newCredential(fd: newPassphraseFD)
-            }
+            guard let kind = kinds.first(where: \.isRequested) else { throw CLIError.usage("name the kind of slot to add") }
+            let credential = try kind.credential(slots.root.storeOptions)
             let before = try vault.keySlots()
-            let slot = try vault.addKeySlot(credential, cost: passphrase ? kdf?.cost : nil)
-            if passphrase, let kdf { KDFNotice.reportIfLowered(to: kdf.cost, from: before) }
+            let slot = try vault.addKeySlot(credential, cost: kind.cost)
+            kind.reportAdded(before: before)
             try StandardStreams.printLine("added \(slot)")
         }
     }

@@ -44,7 +44,7 @@ struct ForwardedInvocation {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         execv(path, argv)
         let reason = String(cString: strerror(errno))
-        throw CLIError(message: "cannot run \(path): \(reason) (it is installed beside coffer)", exitStatus: 69)
+        throw CLIError(message: "cannot run \(path): \(reason) (it is installed beside coffer)", exitStatus: .unavailable)
     }
 
     /// The folder of the running `coffer` executable, from `/proc/self/exe`. Never the working
@@ -55,7 +55,7 @@ struct ForwardedInvocation {
         let reason = length < 0 ? String(cString: strerror(errno)) : "no usable path"
         let path = length > 0 && length < buffer.count ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else {
-            throw CLIError(message: "cannot find the folder coffer runs from (/proc/self/exe: \(reason)), where coffer-auth and coffer-dev-backend are", exitStatus: 69)
+            throw CLIError(message: "cannot find the folder coffer runs from (/proc/self/exe: \(reason)), where coffer-auth and coffer-dev-backend are", exitStatus: .unavailable)
         }
         return String(path[..<slash])
     }

@@ -1,48 +1,36 @@
 import Coffer
 import Foundation
 
-/// One key slot as `slots` and `doctor` print it, in text or JSON.
+/// One key slot as `slots` and `doctor` print it, in text or JSON: id, kind, what its kind adds
+/// (``SlotKindListing``) and creation time.
 struct SlotSummary: Encodable {
-    /// The Argon2id cost of a passphrase slot.
-    struct KDF: Encodable {
-        let algorithm = "argon2id"
-        let operations: UInt64
-        let memoryBytes: UInt64
-    }
-
-    /// A systemd-creds slot's binding: the keys (host, tpm2, host+tpm2 or unknown), the PCRs and
-    /// the TPM2 device stored in the slot (absent for systemd's default).
-    struct SystemdCreds: Encodable {
-        let keySource: String
-        let pcrs: [Int]
-        let tpm2Device: String?
-    }
-
     let id: Int
     /// passphrase, keyfile, key, secret-service, systemd-creds, or the name of a kind this
     /// version does not know.
     let kind: String
-    let kdf: KDF?
-    let systemdCreds: SystemdCreds?
+    let details: SlotDetails?
     let created: Date
 
     init(_ slot: KeySlot) {
         id = slot.id
+        kind = slot.kindName
+        details = SlotKindListings.details(of: slot)
         created = slot.created
-        if case .systemdCredential(let binding) = slot.kind {
-            systemdCreds = SystemdCreds(keySource: binding.keySource.description, pcrs: binding.pcrs, tpm2Device: binding.tpm2Device)
-        } else {
-            systemdCreds = nil
-        }
-        switch slot.kind {
-        case .passphrase(let cost):
-            kind = "passphrase"
-            kdf = KDF(operations: cost.operations, memoryBytes: cost.memoryBytes)
-        case .keyFile: (kind, kdf) = ("keyfile", nil)
-        case .key: (kind, kdf) = ("key", nil)
-        case .secretService: (kind, kdf) = ("secret-service", nil)
-        case .systemdCredential: (kind, kdf) = ("systemd-creds", nil)
-        case .other(let name): (kind, kdf) = (name, nil)
-        }
+    }
+
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.init(stringValue) }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(id, forKey: Key("id"))
+        try container.encode(kind, forKey: Key("kind"))
+        if let details { try container.encode(details.value, forKey: Key(details.member)) }
+        try container.encode(created, forKey: Key("created"))
     }
 }

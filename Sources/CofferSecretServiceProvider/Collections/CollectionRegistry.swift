@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 
@@ -6,9 +7,9 @@ import Glibc
 ///
 /// - **Login**: the vault `coffer` selects by default; the `default` alias. Unlocked while the
 ///   agent holds it.
-/// - **Created**: `CreateCollection` makes a vault with a random 32-byte key, in the folder
-///   `secret-service` beside the login vault. The key is an item of the login collection
-///   (service `coffer:collection`, account the collection's name), so a created collection
+/// - **Created**: `CreateCollection` makes a vault with a random 32-byte key in the provider's
+///   folder (``ProviderFolder``). Its key, label and aliases are the provider's records in the
+///   login vault (``ProviderRecords``), where no client reaches them, so a created collection
 ///   unlocks with the login collection and needs no prompt of its own.
 /// - **Held**: any other vault the agent holds, from the moment it is first seen held.
 ///
@@ -16,28 +17,24 @@ import Glibc
 final class CollectionRegistry {
     static let loginName = "login"
     static let loginLabel = "Login"
-    /// The service of the login items that hold created collections' keys, and of aliases.
-    static let keyService = "coffer:collection"
-    static let aliasService = "coffer:alias"
-    static let vaultAttribute = "coffer:vault"
-    static let schemaAttribute = "xdg:schema"
-    static let keySchema = "coffer.CollectionKey"
-    static let aliasSchema = "coffer.CollectionAlias"
+    /// At most this many created collections exist at once (`CreateCollection` is refused past it).
+    static let maxCreated = 128
 
     private let loginURL: URL
     private let keeper: any VaultKeeper
     /// How long a vault the provider unlocks stays held, in seconds.
     let lifetime: Double
-    /// Created collections as last read from the login collection, so they still show (locked)
-    /// while it is locked.
+    /// Created collections as last read from the login vault's records, so they still show
+    /// (locked) while it is locked, with their vaults' ids.
     private var created: [String: ServedCollection] = [:]
+    private var createdVaultIDs: [String: String] = [:]
     /// Vaults seen held, so they still show (locked) once the agent forgets them.
     private var seenHeld: [String: ServedCollection] = [:]
     /// Created collections that `Lock` locked while the login collection stays unlocked.
     private var lockedCreated: Set<String> = []
-    /// When ``created`` was last read from the login collection. Created collections change
+    /// When ``created`` was last read from the login vault. Created collections change
     /// through this registry, which updates it; rereading at most every few seconds keeps a
-    /// search from costing a search of the login collection's keys too.
+    /// search from costing a search of the login vault's records too.
     private var createdReadAt: ContinuousClock.Instant?
     static let createdRereadAfter = Duration.seconds(5)
     /// The login vault's real path, once it exists (it does not move while the agent runs).
@@ -78,15 +75,17 @@ final class CollectionRegistry {
     // MARK: Locking
 
     /// The collection's vault, unlocked; `nil` while it is locked. A created collection opens
-    /// here with its key from the login collection, unless `Lock` locked it.
+    /// here with its key from the provider's records, unless `Lock` locked it.
     func vault(of collection: ServedCollection) -> Vault? {
         if let vault = keeper.vault(at: collection.vaultPath) { return vault }
-        guard collection.kind == .created, !lockedCreated.contains(collection.name), let login = keeper.vault(at: loginPath) else { return nil }
+        guard collection.kind == .created, !lockedCreated.contains(collection.name), let login = keeper.vault(at: loginPath),
+              folder.fileRefusal(of: collection.name) == nil
+        else { return nil }
         do throws(CofferError) {
-            guard var key = try login.secret(for: keyItem(collection.name)), key.count == 32 else { return nil }
-            defer { key.resetBytes(in: 0..<key.count) }
-            let vault = try Vault.open(at: URL(fileURLWithPath: collection.vaultPath), unlock: .key(SecureBytes(copying: key)))
-            keeper.keep(vault, at: Self.realPath(collection.vaultPath), for: lifetime)
+            guard let key = try ProviderRecords.key(of: collection.name, in: login) else { return nil }
+            let vault = try Vault.open(at: URL(fileURLWithPath: collection.vaultPath), unlock: .key(key))
+            guard vault.id == createdVaultIDs[collection.name] else { return nil }
+            keeper.keep(vault, at: collection.vaultPath, for: lifetime)
             return vault
         } catch {
             return nil
@@ -137,66 +136,85 @@ final class CollectionRegistry {
 
     // MARK: Creating and deleting
 
-    /// Makes a new collection labelled `label`: a new vault whose random key becomes an item
-    /// of the login collection, which must be unlocked.
+    /// The provider's folder, beside the login vault.
+    var folder: ProviderFolder { ProviderFolder(loginVaultPath: loginPath) }
+
+    /// How many created collections exist.
+    var createdCount: Int {
+        refreshCreated()
+        return created.count
+    }
+
+    /// Makes a new collection labelled `label`: a new vault in the provider's folder, whose
+    /// random key becomes a record in the login vault, which must be unlocked.
     func create(label: String) throws(DBusError) -> ServedCollection {
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked("the login collection is locked; unlock it first") }
+        guard createdCount < Self.maxCreated else {
+            throw .limitsExceeded("there are \(Self.maxCreated) created collections; delete one first")
+        }
+        let folder = folder
         let names = Set(all().map(\.name))
         let base = ObjectPaths.element(fromLabel: label)
         var name = base
         var counter = 1
-        let folder = loginURL.deletingLastPathComponent().appendingPathComponent("secret-service")
-        while names.contains(name) || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name + ".vault").path) {
+        while names.contains(name) || folder.isTaken(name) {
             counter += 1
             name = base + "_\(counter)"
         }
-        let url = folder.appendingPathComponent(name + ".vault")
+        let path = folder.vaultPath(of: name)
         let key = SecureBytes.random(count: 32)
         do throws(CofferError) {
-            let vault = try Vault.create(at: url, with: .key(key))
-            let path = Self.realPath(url.path)
-            try key.withUnsafeBytes { bytes throws(CofferError) in
-                try login.set(Data(bytes), for: keyItem(name), options: ItemOptions(
-                    label: label, custom: [Self.vaultAttribute: path, Self.schemaAttribute: Self.keySchema],
-                    contentType: "application/octet-stream"))
+            let vault = try Vault.create(at: URL(fileURLWithPath: path), with: .key(key))
+            do throws(CofferError) {
+                try ProviderRecords.addCollection(.init(name: name, label: label, vaultID: vault.id), key: key, to: login)
+            } catch {
+                // Nothing records the new vault: it goes, so that the name is free again.
+                vault.lock()
+                try? folder.removeVault(of: name, vaultID: vault.id)
+                throw error
             }
             keeper.keep(vault, at: path, for: lifetime)
             let collection = ServedCollection(name: name, vaultPath: path, label: label, kind: .created)
             created[name] = collection
+            createdVaultIDs[name] = vault.id
             return collection
         } catch {
             throw DBusError(error)
         }
     }
 
-    /// Deletes a created collection: its key item, then its vault file. The login collection
-    /// and held vaults are not deleted: they are the user's vaults, not the Secret Service's.
+    /// Deletes a created collection: its record (and its aliases), then its vault, once that
+    /// is checked to be the collection's own vault in the provider's folder. The login
+    /// collection and held vaults are not deleted: they are the user's vaults, not the Secret
+    /// Service's.
     func delete(_ collection: ServedCollection) throws(DBusError) {
-        guard collection.kind == .created else {
+        guard collection.kind == .created, let vaultID = createdVaultIDs[collection.name] else {
             throw .notSupported("only collections made by CreateCollection can be deleted; this one is a vault of its own")
         }
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
+        let folder = folder
+        if folder.isTaken(collection.name), let refusal = folder.vaultRefusal(of: collection.name, vaultID: vaultID) {
+            throw .failed("not deleting the collection: \(refusal)")
+        }
         do throws(CofferError) {
-            try login.remove(keyItem(collection.name))
+            try ProviderRecords.removeCollection(collection.name, from: login)
         } catch {
             throw DBusError(error)
         }
         keeper.forget(collection.vaultPath)
-        for suffix in ["", "-wal", "-shm"] { unlink(collection.vaultPath + suffix) }
         created[collection.name] = nil
+        createdVaultIDs[collection.name] = nil
         lockedCreated.remove(collection.name)
+        try folder.removeVault(of: collection.name, vaultID: vaultID)
     }
 
-    /// Relabels a created collection (its key item's label). The login and held collections
+    /// Relabels a created collection (its record's label). The login and held collections
     /// keep their names.
     func relabel(_ collection: ServedCollection, to label: String) throws(DBusError) {
         guard collection.kind == .created else { throw .notSupported("this collection's label is fixed") }
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
         do throws(CofferError) {
-            guard let item = try login.item(for: keyItem(collection.name)) else { throw .itemNotFound }
-            var options = item.attributes.options
-            options.label = label
-            try login.set(item.secret, for: keyItem(collection.name), options: options)
+            try ProviderRecords.relabel(collection.name, to: label, in: login)
         } catch {
             throw DBusError(error)
         }
@@ -205,13 +223,11 @@ final class CollectionRegistry {
 
     // MARK: Aliases
 
-    /// The collection an alias names: `default` is the login collection; others are items of
-    /// the login collection (service `coffer:alias`), readable while it is unlocked.
+    /// The collection an alias names: `default` is the login collection; others are the
+    /// provider's records, readable while the login vault is unlocked.
     func collection(forAlias alias: String) -> ServedCollection? {
         if alias == "default" { return login }
-        guard let login = keeper.vault(at: loginPath),
-              let data = try? login.secret(for: aliasItem(alias)), let name = String(data: data, encoding: .utf8)
-        else { return nil }
+        guard let login = keeper.vault(at: loginPath), let name = try? ProviderRecords.alias(alias, in: login) else { return nil }
         return collection(named: name)
     }
 
@@ -225,12 +241,7 @@ final class CollectionRegistry {
         guard alias != "default" else { return }
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
         do throws(CofferError) {
-            if let collection {
-                try login.set(Data(collection.name.utf8), for: aliasItem(alias), options: ItemOptions(
-                    label: "Coffer alias \(alias)", custom: [Self.schemaAttribute: Self.aliasSchema]))
-            } else {
-                try login.remove(aliasItem(alias))
-            }
+            try ProviderRecords.setAlias(alias, to: collection?.name, in: login)
         } catch {
             throw DBusError(error)
         }
@@ -238,23 +249,19 @@ final class CollectionRegistry {
 
     // MARK: Helpers
 
-    private func keyItem(_ name: String) -> ItemID { .genericPassword(service: Self.keyService, account: name) }
-    private func aliasItem(_ alias: String) -> ItemID { .genericPassword(service: Self.aliasService, account: alias) }
-
-    /// Reads the created collections from the login collection, while it is unlocked, at most
-    /// every ``createdRereadAfter``.
+    /// Reads the created collections from the provider's records, while the login vault is
+    /// unlocked, at most every ``createdRereadAfter``; the first time, takes over the records
+    /// of earlier versions (``LegacyCollectionRecords``).
     private func refreshCreated() {
         if let createdReadAt, ContinuousClock.now - createdReadAt < Self.createdRereadAfter { return }
-        guard let login = keeper.vault(at: loginPath),
-              let items = try? login.storedItems(withAttributes: [AttributeName.service: Self.keyService])
-        else { return }
-        var found: [String: ServedCollection] = [:]
-        for item in items {
-            let name = item.attributes.id.account
-            guard ObjectPaths.isElement(name), name != Self.loginName, let path = item.attributes.custom[Self.vaultAttribute] else { continue }
-            found[name] = ServedCollection(name: name, vaultPath: path, label: item.attributes.label ?? name, kind: .created)
-        }
-        created = found
+        guard let login = keeper.vault(at: loginPath) else { return }
+        let folder = folder
+        LegacyCollectionRecords.takeOver(in: login, folder: folder)
+        guard let records = try? ProviderRecords.collections(in: login) else { return }
+        created = Dictionary(records.map { record in
+            (record.name, ServedCollection(name: record.name, vaultPath: folder.vaultPath(of: record.name), label: record.label, kind: .created))
+        }) { first, _ in first }
+        createdVaultIDs = Dictionary(records.map { ($0.name, $0.vaultID) }) { first, _ in first }
         createdReadAt = .now
     }
 

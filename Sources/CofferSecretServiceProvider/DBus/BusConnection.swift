@@ -1,5 +1,6 @@
 import CGio
 import Coffer
+import Glibc
 
 /// The provider's own connection to the session bus: not GDBus's shared one (which libsecret
 /// uses in the same process, and which would end the process when the bus goes away).
@@ -10,16 +11,52 @@ final class BusConnection {
     /// The handler of GDBus's `closed` signal, while connected.
     private var closedHandler: gulong = 0
 
-    /// Connects to the session bus at `address` and registers with it (`Hello`).
+    /// Connects to the session bus at `address` and registers with it (`Hello`), only when it
+    /// is the user's own bus: the address passes ``OwnBusAddress``, and the daemon at the other
+    /// end of the socket runs as this user (its credentials, `SO_PEERCRED`), checked before
+    /// anything is sent to it.
     init(address: String) throws(ProviderStartError) {
+        if let refusal = OwnBusAddress.refusal(of: address) { throw .notOwnBus(refusal) }
         var error: UnsafeMutablePointer<GError>?
+        var guid: UnsafeMutablePointer<gchar>?
+        guard let stream = g_dbus_address_get_stream_sync(address, &guid, nil, &error) else {
+            throw .noSessionBus("cannot connect to the session bus: \(GError.take(error))")
+        }
+        defer {
+            g_free(guid)
+            g_object_unref(UnsafeMutableRawPointer(stream))
+        }
+        if let refusal = Self.daemonRefusal(stream) { throw .notOwnBus(refusal) }
         let flags = GDBusConnectionFlags(
             rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+        // The guid argument is a server's own; a client checks the address's against the server's below.
+        guard let connection = g_dbus_connection_new_sync(stream, nil, flags, nil, nil, &error) else {
             throw .noSessionBus("cannot connect to the session bus: \(GError.take(error))")
         }
         g_dbus_connection_set_exit_on_close(connection, 0)
+        if let guid, g_strcmp0(guid, g_dbus_connection_get_guid(connection)) != 0 {
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            throw .notOwnBus("the session bus answering at the address is not the one the address names (its guid differs)")
+        }
         pointer = connection
+    }
+
+    /// Why the daemon at the other end of `stream` is not this user's, or `nil` when it is.
+    private static func daemonRefusal(_ stream: UnsafeMutablePointer<GIOStream>) -> String? {
+        guard g_type_check_instance_is_a(UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GTypeInstance.self), g_socket_connection_get_type()) != 0,
+              let socket = g_socket_connection_get_socket(UnsafeMutableRawPointer(stream).assumingMemoryBound(to: GSocketConnection.self))
+        else { return "the session bus is not reached through a socket" }
+        var error: UnsafeMutablePointer<GError>?
+        guard let credentials = g_socket_get_credentials(socket, &error) else {
+            return "cannot tell who runs the session bus: \(GError.take(error))"
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(credentials)) }
+        let uid = g_credentials_get_unix_user(credentials, &error)
+        guard uid != uid_t(bitPattern: -1) else { return "cannot tell who runs the session bus: \(GError.take(error))" }
+        guard uid == geteuid() else {
+            return "the session bus is run by uid \(uid), not by this user (uid \(geteuid())); the Secret Service runs only on the user's own bus"
+        }
+        return nil
     }
 
     deinit {
@@ -67,6 +104,18 @@ final class BusConnection {
         return (unique, pid)
     }
 
+    /// The user id of the connection `name`, as the bus knows it; `nil` when the bus does not
+    /// answer (the connection has gone).
+    func unixUser(of name: String) -> uid_t? {
+        (try? callBus("GetConnectionUnixUser", [.string(name)])).map { $0.child(0).uint32 }
+    }
+
+    /// The unique names of the connections on the bus now.
+    func connectionNames() -> [String] {
+        guard let reply = try? callBus("ListNames", []) else { return [] }
+        return reply.child(0).children.map(\.string).filter { $0.hasPrefix(":") }
+    }
+
     private func callBus(_ method: String, _ arguments: [Variant]) throws(ProviderStartError) -> Variant {
         var error: UnsafeMutablePointer<GError>?
         let reply = Variant.tuple(arguments).withPointer { parameters in
@@ -80,9 +129,13 @@ final class BusConnection {
 
     // MARK: Signals
 
-    /// Broadcasts a signal. Safe from any thread.
-    func emit(_ signal: String, of interface: String, at path: String, _ arguments: [Variant]) {
-        Variant.tuple(arguments).withPointer { _ = g_dbus_connection_emit_signal(pointer, nil, path, interface, signal, $0, nil) }
+    /// Sends a signal to each of `destinations` (unique names), never broadcast. Safe from any thread.
+    func emit(_ signal: String, of interface: String, at path: String, _ arguments: [Variant], to destinations: [String]) {
+        Variant.tuple(arguments).withPointer { arguments in
+            for destination in destinations {
+                _ = g_dbus_connection_emit_signal(pointer, destination, path, interface, signal, arguments, nil)
+            }
+        }
     }
 
     /// Calls `handler` with the arguments of every signal the bus itself sends named `member`

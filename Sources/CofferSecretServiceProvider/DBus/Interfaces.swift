@@ -3,7 +3,8 @@ import CGio
 /// The five interfaces of the Secret Service API 0.2 (freedesktop.org, "Secret Service API
 /// Draft 0.2"), as GDBus introspection data. GDBus checks every call's signature against them
 /// before the provider sees it, answering `org.freedesktop.DBus.Error.InvalidArgs` or
-/// `UnknownMethod` itself, and serves `org.freedesktop.DBus.Properties` from their properties.
+/// `UnknownMethod` itself, and checks `org.freedesktop.DBus.Properties` calls against their
+/// properties.
 enum Interface: String, CaseIterable, Sendable {
     case service = "org.freedesktop.Secret.Service"
     case collection = "org.freedesktop.Secret.Collection"
@@ -16,10 +17,29 @@ enum Interface: String, CaseIterable, Sendable {
         Interface.parsed.interfaces[self]!.pointer
     }
 
+    /// The names of the interface's readable properties, in the order of the introspection data.
+    var readableProperties: [String] {
+        var names: [String] = []
+        guard var property = info.pointee.properties else { return names }
+        while let current = property.pointee {
+            // G_DBUS_PROPERTY_INFO_FLAGS_READABLE, which Swift does not import by that name.
+            if current.pointee.flags.rawValue & 1 != 0 {
+                names.append(String(cString: current.pointee.name))
+            }
+            property += 1
+        }
+        return names
+    }
+
+    /// The standard interfaces every object GDBus exports has (D-Bus specification, "Standard
+    /// Interfaces"), for the introspection documents the provider writes itself.
+    static var standard: [UnsafeMutablePointer<GDBusInterfaceInfo>] { parsed.standard.map(\.pointer) }
+
     /// GDBus's parsed node info and its interfaces: immutable once parsed, read from any thread.
     private final class Parsed: Sendable {
         struct Info: @unchecked Sendable { let pointer: UnsafeMutablePointer<GDBusInterfaceInfo> }
         let interfaces: [Interface: Info]
+        let standard: [Info]
 
         init() {
             var error: UnsafeMutablePointer<GError>?
@@ -34,6 +54,10 @@ enum Interface: String, CaseIterable, Sendable {
                 interfaces[interface] = Info(pointer: info)
             }
             self.interfaces = interfaces
+            standard = ["org.freedesktop.DBus.Properties", "org.freedesktop.DBus.Introspectable", "org.freedesktop.DBus.Peer"].map { name in
+                guard let info = g_dbus_node_info_lookup_interface(node, name) else { fatalError("\(name) is missing from the introspection data") }
+                return Info(pointer: info)
+            }
         }
     }
 
@@ -141,6 +165,38 @@ enum Interface: String, CaseIterable, Sendable {
               <arg name="dismissed" type="b"/>
               <arg name="result" type="v"/>
             </signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="property_name" type="s" direction="in"/>
+              <arg name="value" type="v" direction="out"/>
+            </method>
+            <method name="GetAll">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="properties" type="a{sv}" direction="out"/>
+            </method>
+            <method name="Set">
+              <arg name="interface_name" type="s" direction="in"/>
+              <arg name="property_name" type="s" direction="in"/>
+              <arg name="value" type="v" direction="in"/>
+            </method>
+            <signal name="PropertiesChanged">
+              <arg name="interface_name" type="s"/>
+              <arg name="changed_properties" type="a{sv}"/>
+              <arg name="invalidated_properties" type="as"/>
+            </signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect">
+              <arg name="xml_data" type="s" direction="out"/>
+            </method>
+          </interface>
+          <interface name="org.freedesktop.DBus.Peer">
+            <method name="Ping"/>
+            <method name="GetMachineId">
+              <arg name="machine_uuid" type="s" direction="out"/>
+            </method>
           </interface>
         </node>
         """

@@ -3,6 +3,9 @@ import CGio
 /// What the exported objects are: the provider's object tree, asked for every call, property
 /// and introspection on the main-loop thread.
 protocol ObjectTree: AnyObject {
+    /// Whether the connection `sender` may call at all; another is answered `AccessDenied` and
+    /// is shown no object, property or child.
+    func admits(_ sender: String) -> Bool
     /// Answers one method call (exactly once).
     func handle(_ call: MethodCall)
     func property(_ name: String, of interface: Interface, at path: String) throws(DBusError) -> Variant
@@ -19,6 +22,11 @@ protocol ObjectTree: AnyObject {
 /// registrations. A subtree serves its root and the nodes one level below it; the provider
 /// registers one per collection for its items.
 ///
+/// Property calls (`org.freedesktop.DBus.Properties` `Get`, `GetAll`, `Set`) come to the method
+/// handler too (the vtable has no property functions), and `Introspect` is taken from GDBus by
+/// ``IntrospectionFilter`` and answered here (``answerIntrospect(_:)``), so that every call is
+/// checked against ``ObjectTree/admits(_:)`` before it is answered.
+///
 /// Registrations are made on the main-loop thread, so GDBus calls back on it. Owned by that
 /// thread; ``unexportAll()`` runs there before the connection closes.
 final class ObjectExport {
@@ -34,8 +42,6 @@ final class ObjectExport {
         interfaceVTable = .allocate(capacity: 1)
         interfaceVTable.initialize(to: GDBusInterfaceVTable())
         interfaceVTable.pointee.method_call = Trampolines.methodCall
-        interfaceVTable.pointee.get_property = Trampolines.getProperty
-        interfaceVTable.pointee.set_property = Trampolines.setProperty
         subtreeVTable = .allocate(capacity: 1)
         subtreeVTable.initialize(to: GDBusSubtreeVTable())
         subtreeVTable.pointee.enumerate = Trampolines.enumerate
@@ -68,6 +74,70 @@ final class ObjectExport {
         for path in Array(registrations.keys) { unexport(path) }
     }
 
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+    /// Answers an `Introspect` call (a message ``IntrospectionFilter`` took, whose reference
+    /// this releases): `AccessDenied` for a caller that is not admitted; else the document GDBus
+    /// would give, the object's interfaces and the nodes below it (subtrees registered there,
+    /// and the tree's children of a subtree's root).
+    func answerIntrospect(_ message: IncomingMessage) {
+        defer { g_object_unref(UnsafeMutableRawPointer(message.pointer)) }
+        let sender = g_dbus_message_get_sender(message.pointer).map { String(cString: $0) } ?? ""
+        let reply: OpaquePointer
+        if tree.admits(sender) {
+            let path = g_dbus_message_get_path(message.pointer).map { String(cString: $0) } ?? "/"
+            reply = g_dbus_message_new_method_reply(message.pointer)
+            let document = IntrospectionDocument.xml(interfaces: tree.interfaces(at: path), children: childNodes(of: path))
+            Variant.tuple([.string(document)]).withPointer { g_dbus_message_set_body(reply, $0) }
+        } else {
+            let denied = DBusError.accessDenied("the Secret Service serves only the user who runs it")
+            reply = g_dbus_message_new_method_error_literal(message.pointer, denied.name, denied.message)
+        }
+        g_dbus_connection_send_message(connection, reply, G_DBUS_SEND_MESSAGE_FLAGS_NONE, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(reply))
+    }
+
+    /// The nodes below `path`: the next element of every registered subtree under it, and the
+    /// tree's children when `path` is a subtree's root.
+    private func childNodes(of path: String) -> [String] {
+        let prefix = path == "/" ? "/" : path + "/"
+        var names = Set(registrations.keys.compactMap { root in
+            root.hasPrefix(prefix) ? root.dropFirst(prefix.count).split(separator: "/").first.map(String.init) : nil
+        })
+        if registrations[path] != nil { names.formUnion(tree.children(of: path)) }
+        return names.sorted()
+    }
+
+    /// Answers `Get`, `GetAll` or `Set` of `org.freedesktop.DBus.Properties` (GDBus has checked
+    /// the signature, and for `Get` and `Set` that the property exists with that access and,
+    /// for `Set`, its type). `GetAll` leaves out the properties that cannot be read now, as
+    /// GDBus's own `GetAll` does.
+    fileprivate func answerProperties(_ method: String, _ arguments: Variant, at path: String, sender: String, invocation: OpaquePointer) {
+        guard let interface = Interface(rawValue: arguments.child(0).string) else {
+            let error = DBusError.invalidArguments("no such interface")
+            return g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
+        }
+        let call = MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, invocation: invocation)
+        do throws(DBusError) {
+            switch method {
+            case "Get":
+                call.reply([.boxed(try tree.property(arguments.child(1).string, of: interface, at: path))])
+            case "GetAll":
+                let entries = interface.readableProperties.compactMap { name in
+                    (try? tree.property(name, of: interface, at: path)).map { Variant.dictionaryEntry(.string(name), .boxed($0)) }
+                }
+                call.reply([.array(of: "{sv}", entries)])
+            case "Set":
+                try tree.setProperty(arguments.child(1).string, of: interface, at: path, to: arguments.child(2).unboxed, sender: sender)
+                call.reply([])
+            default:
+                throw .notSupported("no method \(method)")
+            }
+        } catch {
+            call.fail(error)
+        }
+    }
+
     fileprivate static func from(_ userData: gpointer?) -> ObjectExport {
         Unmanaged<ObjectExport>.fromOpaque(userData!).takeUnretainedValue()
     }
@@ -91,41 +161,28 @@ final class ObjectExport {
     /// The C functions GDBus calls; each finds the export through its user data.
     private enum Trampolines {
         static let methodCall: GDBusInterfaceMethodCallFunc = { _, sender, path, interface, method, parameters, invocation, userData in
+            guard let invocation else { return }
+            let size = parameters.map { Int(g_variant_get_size($0)) } ?? 0
+            defer { LargeCallMemory.release(afterCallOf: size) }
             let export = ObjectExport.from(userData)
-            guard let invocation, let parameters, let interface = interface.flatMap({ Interface(rawValue: String(cString: $0)) }) else {
-                if let invocation { g_dbus_method_invocation_return_dbus_error(invocation, DBusError.notSupported("").name, "unknown interface") }
-                return
+            let sender = sender.map { String(cString: $0) } ?? ""
+            guard export.tree.admits(sender) else {
+                let denied = DBusError.accessDenied("the Secret Service serves only the user who runs it")
+                return g_dbus_method_invocation_return_dbus_error(invocation, denied.name, denied.message)
             }
-            export.tree.handle(MethodCall(
-                sender: sender.map { String(cString: $0) } ?? "", path: path.map { String(cString: $0) } ?? "/",
-                interface: interface, method: method.map { String(cString: $0) } ?? "",
-                arguments: Variant(borrowing: parameters), invocation: invocation))
-        }
-
-        static let getProperty: GDBusInterfaceGetPropertyFunc = { _, _, path, interface, name, errorOut, userData in
-            let export = ObjectExport.from(userData)
-            guard let interface = interface.flatMap({ Interface(rawValue: String(cString: $0)) }), let name else { return nil }
-            do throws(DBusError) {
-                let value = try export.tree.property(String(cString: name), of: interface, at: path.map { String(cString: $0) } ?? "/")
-                return value.withPointer { g_variant_ref($0) }
-            } catch {
-                coffer_set_dbus_error(errorOut, error.name, error.message)
-                return nil
+            let interfaceName = interface.map { String(cString: $0) } ?? ""
+            let path = path.map { String(cString: $0) } ?? "/", method = method.map { String(cString: $0) } ?? ""
+            guard let parameters else {
+                return g_dbus_method_invocation_return_dbus_error(invocation, DBusError.notSupported("").name, "no arguments")
             }
-        }
-
-        static let setProperty: GDBusInterfaceSetPropertyFunc = { _, sender, path, interface, name, value, errorOut, userData in
-            let export = ObjectExport.from(userData)
-            guard let interface = interface.flatMap({ Interface(rawValue: String(cString: $0)) }), let name, let value else { return 0 }
-            do throws(DBusError) {
-                try export.tree.setProperty(
-                    String(cString: name), of: interface, at: path.map { String(cString: $0) } ?? "/",
-                    to: Variant(borrowing: value), sender: sender.map { String(cString: $0) } ?? "")
-                return 1
-            } catch {
-                coffer_set_dbus_error(errorOut, error.name, error.message)
-                return 0
+            let arguments = Variant(borrowing: parameters)
+            if interfaceName == ObjectExport.propertiesInterface {
+                return export.answerProperties(method, arguments, at: path, sender: sender, invocation: invocation)
             }
+            guard let interface = Interface(rawValue: interfaceName) else {
+                return g_dbus_method_invocation_return_dbus_error(invocation, DBusError.notSupported("").name, "unknown interface")
+            }
+            export.tree.handle(MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, invocation: invocation))
         }
 
         static let enumerate: GDBusSubtreeEnumerateFunc = { _, _, root, userData in
@@ -137,6 +194,7 @@ final class ObjectExport {
             return table
         }
 
+        // GDBus asks it to route every call (the `Introspect` method itself never comes here: ``IntrospectionFilter``).
         static let introspect: GDBusSubtreeIntrospectFunc = { _, _, path, node, userData in
             let export = ObjectExport.from(userData)
             let interfaces = export.tree.interfaces(at: export.objectPath(path, node))

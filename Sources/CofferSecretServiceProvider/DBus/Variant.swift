@@ -74,6 +74,9 @@ final class Variant {
 
     var count: Int { Int(g_variant_n_children(pointer)) }
 
+    /// The size of the value serialized, in bytes (GDBus has it serialized as it came).
+    var serializedSize: Int { Int(g_variant_get_size(pointer)) }
+
     func child(_ index: Int) -> Variant { Variant(taking: g_variant_get_child_value(pointer, gsize(index))) }
 
     var children: [Variant] { (0..<count).map(child) }

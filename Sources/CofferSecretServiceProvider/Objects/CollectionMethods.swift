@@ -14,10 +14,10 @@ extension SecretServiceObjects {
             emitCollectionSignal("CollectionDeleted", collection)
             return [.objectPath(ObjectPaths.none)]
         case "SearchItems":
-            return [.objectPaths(try itemPaths(in: collection, matching: arguments.child(0).stringMap))]
+            return [.objectPaths(try itemPaths(in: collection, matching: try Self.attributes(arguments.child(0))))]
         case "CreateItem":
             let path = try createItem(
-                in: collection, properties: arguments.child(0).propertyMap, secret: arguments.child(1),
+                in: collection, properties: try Self.properties(arguments.child(0)), secret: arguments.child(1),
                 replace: arguments.child(2).boolean, caller: call.sender)
             return [.objectPath(path), .objectPath(ObjectPaths.none)]
         default:
@@ -67,7 +67,7 @@ extension SecretServiceObjects {
                 label = value.string
             case "org.freedesktop.Secret.Item.Attributes":
                 guard value.isOfType("a{ss}") else { throw .invalidArguments("the attributes are a{ss}") }
-                attributes = ItemMapping.normalized(value.stringMap)
+                attributes = try Self.attributes(value)
             default:
                 continue  // other properties (Type) are read from the attributes
             }

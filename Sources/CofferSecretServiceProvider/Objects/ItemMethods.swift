@@ -74,7 +74,7 @@ extension SecretServiceObjects {
             try rewrite(found, secret: found.item.secret, options: options, path: path)
         case "Attributes":
             guard value.isOfType("a{ss}") else { throw .invalidArguments("the attributes are a{ss}") }
-            let attributes = ItemMapping.normalized(value.stringMap)
+            let attributes = try Self.attributes(value)
             try Self.checkAttributes(attributes)
             let id = ItemMapping.identity(for: attributes, current: current.id)
             let options = ItemMapping.options(

@@ -64,6 +64,17 @@ extension SecretServiceObjects {
     /// search finds now. A prompt already finished or dismissed is not completed twice.
     func finishPrompt(_ path: String, opened: [(ServedCollection, Vault)], dismissed: Bool) {
         guard let prompt = prompts.remove(path) else { return }
+        complete(prompt, opened: opened, dismissed: dismissed)
+    }
+
+    /// Ends a prompt that went to make room for another (``PromptTable``): dismissed.
+    func endEvicted(_ prompt: PendingPrompt) {
+        prompt.run?.cancel()
+        complete(prompt, opened: [], dismissed: true)
+    }
+
+    private func complete(_ prompt: PendingPrompt, opened: [(ServedCollection, Vault)], dismissed: Bool) {
+        let path = prompt.path
         for (collection, vault) in opened { registry.hold(vault, for: collection) }
         var unlocked = prompt.alreadyUnlocked
         if !dismissed {
@@ -73,6 +84,6 @@ extension SecretServiceObjects {
                 unlocked += unlockedPaths(of: target)
             }
         }
-        bus.emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
+        emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])
     }
 }

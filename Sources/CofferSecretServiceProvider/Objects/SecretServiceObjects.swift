@@ -10,12 +10,17 @@ import Foundation
 /// secret or a name into the reply (``DBusError/init(_:)``).
 final class SecretServiceObjects: ObjectTree {
     let bus: BusConnection
+    /// Who is on the bus: only the agent's own user is served, and sent signals.
+    let peers: BusPeers
     let registry: CollectionRegistry
     let prompter: PrompterCommand?
     private(set) var export: ObjectExport!
+    private var introspection: IntrospectionFilter?
     var sessions = SessionTable()
     var prompts = PromptTable()
     var lockedMatches = LockedMatchTable()
+    /// How many collections each connection has created while connected.
+    var collectionsCreated: [String: Int] = [:]
     /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
     /// read of the record answers them all. Dropped when the loop goes idle and on every write.
     var propertyItem: (path: String, attributes: ItemAttributes)?
@@ -24,14 +29,18 @@ final class SecretServiceObjects: ObjectTree {
 
     init(bus: BusConnection, registry: CollectionRegistry, prompter: PrompterCommand?, loop: MainLoopThread<SecretServiceObjects>) {
         self.bus = bus
+        self.peers = BusPeers(bus: bus)
         self.registry = registry
         self.prompter = prompter
         self.loop = loop
     }
 
-    /// Exports the tree and follows the bus's news of connections that leave.
+    /// Exports the tree and follows the bus's news of connections that join and leave.
     func exportObjects() throws(DBusError) {
         export = ObjectExport(connection: bus.pointer, tree: self)
+        introspection = IntrospectionFilter(connection: bus.pointer) { [loop] message in
+            loop.perform { objects in objects.export.answerIntrospect(message) }
+        }
         for path in [ObjectPaths.service, ObjectPaths.collections, ObjectPaths.aliases, ObjectPaths.sessions, ObjectPaths.prompts] {
             try export.export(path)
         }
@@ -39,11 +48,15 @@ final class SecretServiceObjects: ObjectTree {
         bus.subscribeToBus("NameOwnerChanged") { [unowned self] arguments in
             guard arguments.count == 3, arguments.isOfType("(sss)") else { return }
             let name = arguments.child(0).string
-            guard name.hasPrefix(":"), arguments.child(2).string.isEmpty else { return }
+            guard name.hasPrefix(":") else { return }
+            guard arguments.child(2).string.isEmpty else { return peers.joined(name) }
+            peers.left(name)
+            collectionsCreated[name] = nil
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
             lockedMatches.removeAll(of: name)
         }
+        peers.noteConnectionsOnTheBus()
     }
 
     /// Exports every collection's subtree (its items), for collections that appeared since.
@@ -53,10 +66,13 @@ final class SecretServiceObjects: ObjectTree {
 
     func unexportAll() {
         for path in prompts.paths { prompts.remove(path)?.run?.cancel() }
+        introspection?.remove()
         export?.unexportAll()
     }
 
     // MARK: ObjectTree
+
+    func admits(_ sender: String) -> Bool { peers.admits(sender) }
 
     func handle(_ call: MethodCall) {
         do throws(DBusError) {
@@ -149,12 +165,13 @@ final class SecretServiceObjects: ObjectTree {
         return found.map { ObjectPaths.item($0.rowKey, in: collection.name) }
     }
 
-    /// Runs `body` on the collection's unlocked vault. A vault that finds itself locked (another
-    /// process rotated its key) is forgotten, and the caller told `IsLocked`.
-    func withVault<R>(_ collection: ServedCollection, _ body: (Vault) throws(CofferError) -> R) throws(DBusError) -> R {
+    /// Runs `body` on the collection's unlocked vault, as clients may see it (``ClientVault``:
+    /// without the provider's own records). A vault that finds itself locked (another process
+    /// rotated its key) is forgotten, and the caller told `IsLocked`.
+    func withVault<R>(_ collection: ServedCollection, _ body: (ClientVault) throws(CofferError) -> R) throws(DBusError) -> R {
         guard let vault = registry.vault(of: collection) else { throw .isLocked() }
         do throws(CofferError) {
-            return try body(vault)
+            return try body(ClientVault(vault))
         } catch .locked {
             registry.lock(collection)
             throw .isLocked()
@@ -179,20 +196,26 @@ final class SecretServiceObjects: ObjectTree {
 
     func emitItemSignal(_ signal: String, item path: String, in collection: ServedCollection) {
         propertyItem = nil
-        bus.emit(signal, of: Interface.collection.rawValue, at: collection.path, [.objectPath(path)])
+        emit(signal, of: Interface.collection.rawValue, at: collection.path, [.objectPath(path)])
         propertiesChanged(of: .collection, at: collection.path, invalidating: ["Items", "Modified"])
     }
 
     func emitCollectionSignal(_ signal: String, _ collection: ServedCollection) {
-        bus.emit(signal, of: Interface.service.rawValue, at: ObjectPaths.service, [.objectPath(collection.path)])
+        emit(signal, of: Interface.service.rawValue, at: ObjectPaths.service, [.objectPath(collection.path)])
         propertiesChanged(of: .service, at: ObjectPaths.service, invalidating: ["Collections"])
+    }
+
+    /// Sends a signal to each connection of the agent's user (``BusPeers/ownConnections``),
+    /// never broadcast: another user's connection on the bus sees no object path in one.
+    func emit(_ signal: String, of interface: String, at path: String, _ arguments: [Variant]) {
+        bus.emit(signal, of: interface, at: path, arguments, to: peers.ownConnections)
     }
 
     /// `org.freedesktop.DBus.Properties.PropertiesChanged`: the properties in `changed` with
     /// their new values, those in `names` without (clients read them again when they need them).
     func propertiesChanged(of interface: Interface, at path: String, changed: [String: Variant] = [:], invalidating names: [String] = []) {
         let values = changed.sorted { $0.key < $1.key }.map { Variant.dictionaryEntry(.string($0.key), .boxed($0.value)) }
-        bus.emit("PropertiesChanged", of: "org.freedesktop.DBus.Properties", at: path, [
+        emit("PropertiesChanged", of: "org.freedesktop.DBus.Properties", at: path, [
             .string(interface.rawValue), Variant.array(of: "{sv}", values), Variant.array(of: "s", names.map(Variant.string)),
         ])
     }
@@ -217,5 +240,5 @@ extension SecureBytes {
 
 extension Data {
     /// Overwrites the bytes with zeros.
-    mutating func wipe() { resetBytes(in: 0..<count) }
+    mutating func wipe() { SecretMemory.zero(&self) }
 }

@@ -10,9 +10,9 @@ extension SecretServiceObjects {
             let (session, output) = try sessions.open(algorithm: arguments.child(0).string, input: arguments.child(1).unboxed, owner: call.sender)
             return [output, .objectPath(session.path)]
         case "CreateCollection":
-            return try createCollection(properties: arguments.child(0).propertyMap, alias: arguments.child(1).string)
+            return try createCollection(properties: try Self.properties(arguments.child(0)), alias: arguments.child(1).string, caller: call.sender)
         case "SearchItems":
-            let (unlocked, locked) = search(arguments.child(0).stringMap, caller: call.sender)
+            let (unlocked, locked) = search(try Self.attributes(arguments.child(0)), caller: call.sender)
             return [.objectPaths(unlocked), .objectPaths(locked)]
         case "Unlock":
             return try unlock(arguments.child(0).objectPathList, caller: call.sender)
@@ -37,10 +37,14 @@ extension SecretServiceObjects {
     }
 
     /// A new vault-backed collection, or the one `alias` names already. Never prompts: the
-    /// new vault's key goes into the login collection, which must be unlocked.
-    private func createCollection(properties: [String: Variant], alias: String) throws(DBusError) -> [Variant] {
+    /// new vault's key goes into the provider's records in the login vault, which must be
+    /// unlocked. A connection creates at most ``createdPerConnection`` while it is connected.
+    private func createCollection(properties: [String: Variant], alias: String, caller: String) throws(DBusError) -> [Variant] {
         if !alias.isEmpty, let existing = registry.collection(forAlias: alias) {
             return [.objectPath(existing.path), .objectPath(ObjectPaths.none)]
+        }
+        guard collectionsCreated[caller, default: 0] < Self.createdPerConnection else {
+            throw .limitsExceeded("this connection has created \(Self.createdPerConnection) collections")
         }
         var label = ""
         if let value = properties["org.freedesktop.Secret.Collection.Label"] {
@@ -49,6 +53,7 @@ extension SecretServiceObjects {
         }
         try Self.checkLabel(label)
         let collection = try registry.create(label: label)
+        collectionsCreated[caller, default: 0] += 1
         try export.export(collection.path)
         if !alias.isEmpty { try registry.setAlias(alias, to: collection) }
         emitCollectionSignal("CollectionCreated", collection)
@@ -103,7 +108,8 @@ extension SecretServiceObjects {
         // A created collection opens with its key from the login collection: that one is asked for.
         let login = registry.login
         if needed.contains(where: { $0.kind == .created }), !needed.contains(login), registry.isLocked(login) { needed.insert(login, at: 0) }
-        let prompt = try prompts.add(owner: caller, collections: needed, targets: waiting, alreadyUnlocked: unlocked)
+        let (prompt, evicted) = try prompts.add(owner: caller, collections: needed, targets: waiting, alreadyUnlocked: unlocked)
+        evicted.forEach(endEvicted)
         return [.objectPaths(unlocked), .objectPath(prompt.path)]
     }
 

@@ -39,42 +39,43 @@ final class PendingPrompt {
     }
 }
 
-/// The prompts not yet completed. A connection may hold at most ``perConnection``.
+/// The prompts not yet completed, each owned by the connection that got it. A connection may
+/// hold at most ``perConnection`` and all of them together ``total``; past that, `Unlock` is
+/// refused, or makes room by ending the oldest prompt of the connections holding the most
+/// (``PerConnectionTable``).
 struct PromptTable {
     static let perConnection = 16
     static let total = 1024
 
-    private var prompts: [String: PendingPrompt] = [:]
+    private var prompts = PerConnectionTable<PendingPrompt>(perConnection: perConnection, total: total, what: "prompts")
     private var counter = 0
 
+    /// A new prompt for `owner`, and the prompts that ended to make room for it (the caller
+    /// completes them, dismissed).
     mutating func add(
         owner: String, collections: [ServedCollection], targets: [PendingPrompt.Target], alreadyUnlocked: [String]
-    ) throws(DBusError) -> PendingPrompt {
-        guard prompts.count < Self.total, prompts.values.count(where: { $0.owner == owner }) < Self.perConnection else {
-            throw .limitsExceeded("too many prompts waiting")
-        }
+    ) throws(DBusError) -> (PendingPrompt, evicted: [PendingPrompt]) {
         counter += 1
         let prompt = PendingPrompt(
             path: ObjectPaths.prompts + "/p\(counter)", owner: owner, collections: collections, targets: targets,
             alreadyUnlocked: alreadyUnlocked)
-        prompts[prompt.path] = prompt
-        return prompt
+        let evicted = try prompts.add(prompt, at: prompt.path, owner: owner)
+        return (prompt, evicted)
     }
 
     /// The prompt at `path` for `caller`; `NoSuchObject` when there is none or it is another's.
     func prompt(at path: String, for caller: String) throws(DBusError) -> PendingPrompt {
-        guard let prompt = prompts[path], prompt.owner == caller else { throw .noSuchObject("no such prompt") }
+        guard let prompt = prompts.value(at: path, for: caller) else { throw .noSuchObject("no such prompt") }
         return prompt
     }
 
     @discardableResult
-    mutating func remove(_ path: String) -> PendingPrompt? { prompts.removeValue(forKey: path) }
+    mutating func remove(_ path: String) -> PendingPrompt? { prompts.remove(path) }
 
     /// Drops the prompts of a connection that left the bus, ending their prompters.
     mutating func removeAll(of owner: String) {
-        for prompt in prompts.values where prompt.owner == owner { prompt.run?.cancel() }
-        prompts = prompts.filter { $0.value.owner != owner }
+        for prompt in prompts.removeAll(of: owner) { prompt.run?.cancel() }
     }
 
-    var paths: [String] { Array(prompts.keys) }
+    var paths: [String] { prompts.paths }
 }

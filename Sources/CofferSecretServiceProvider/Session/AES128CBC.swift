@@ -1,5 +1,6 @@
 import CGcrypt
 import Coffer
+import CofferBase
 
 /// AES-128 in CBC mode with PKCS#7 padding (libgcrypt, in secure memory), the cipher of the
 /// Secret Service's Diffie-Hellman session.
@@ -24,7 +25,7 @@ package enum AES128CBC {
         let padded = SecureBytes(count: ciphertext.count) { out in
             out.copyMemory(from: ciphertext)
             let status = withCipher(key: key, iv: iv) { cipher in gcry_cipher_decrypt(cipher, out.baseAddress, out.count, nil, 0) }
-            if status != 0 { out.initializeMemory(as: UInt8.self, repeating: 0) }
+            if status != 0 { SecretMemory.zero(out) }
         }
         let padding = padded.withUnsafeBytes { Int($0[$0.count - 1]) }
         let valid = padded.withUnsafeBytes { bytes in

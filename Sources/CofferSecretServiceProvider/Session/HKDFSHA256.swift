@@ -1,5 +1,6 @@
-import Coffer
 import CSodium
+import Coffer
+import CofferBase
 
 /// HKDF with SHA-256 (RFC 5869) over libsodium's HMAC-SHA256, for the one use the Secret
 /// Service's Diffie-Hellman session makes of it: no salt, no info, at most 32 bytes out.
@@ -14,7 +15,7 @@ enum HKDFSHA256 {
         // Extract: PRK = HMAC-SHA256(key = salt, message = input).
         let pseudorandomKey = SecureBytes(count: hashLength) { out in
             var state = crypto_auth_hmacsha256_state()
-            defer { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
+            defer { SecretMemory.zero(bytesOf: &state) }
             crypto_auth_hmacsha256_init(&state, salt, salt.count)
             input.withUnsafeBytes { bytes in
                 _ = crypto_auth_hmacsha256_update(&state, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt64(bytes.count))
@@ -24,9 +25,9 @@ enum HKDFSHA256 {
         // Expand, one block: T(1) = HMAC-SHA256(key = PRK, message = info || 0x01).
         return SecureBytes(count: length) { out in
             var block = [UInt8](repeating: 0, count: hashLength)
-            defer { sodium_memzero(&block, hashLength) }
+            defer { SecretMemory.zero(&block) }
             var state = crypto_auth_hmacsha256_state()
-            defer { sodium_memzero(&state, MemoryLayout<crypto_auth_hmacsha256_state>.size) }
+            defer { SecretMemory.zero(bytesOf: &state) }
             pseudorandomKey.withUnsafeBytes { key in
                 _ = crypto_auth_hmacsha256_init(&state, key.baseAddress!.assumingMemoryBound(to: UInt8.self), key.count)
             }

@@ -6,7 +6,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = ForwardedCommands.logout.configuration(
         discussion: """
             Everything local is removed even when the backend is unreachable; a step that failed \
-            is named, with exit status 6. With --all, every session and client in the store ends: \
+            is named, with exit status \(ExitStatus.logoutIncomplete.rawValue). With --all, every session and client in the store ends: \
             the login (token revoked), and every MobileFirst and Mobile Client Access client \
             (logged out of its security checks where the server allows); then every item of \
             service coffer.auth is removed, client keys and secrets included.
@@ -57,7 +57,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
         try StandardStreams.write(Array(lines.map { $0 + "\n" }.joined().utf8))
         guard failures.isEmpty else {
             let summary = all ? "logout incomplete (everything local is removed): " : "logout incomplete: "
-            throw CLIError(message: summary + failures.joined(separator: "; "), exitStatus: 6)
+            throw CLIError(message: summary + failures.joined(separator: "; "), exitStatus: .logoutIncomplete)
         }
     }
 

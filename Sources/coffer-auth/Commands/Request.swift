@@ -29,15 +29,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
             remember-me, the MCA realm (--mca-realm) for a user name and password; other \
             security checks are answered only from --answers-json-fd. Otherwise every challenge \
             is cancelled.
-
-            EXIT STATUS
-              0 the resource answered 2xx; 5 it answered an HTTP error (body printed)
-              7 a security check or realm refused the answers
-              8 blocked after too many attempts
-              9 the challenge was cancelled, or the answers ran out
-              75 no answer in time (--challenge-timeout)
-              4 not logged in (OMC), or no handler for a security check
-            """)
+            """ + "\n\n" + ExitStatus.helpBlock([.ok, .loginNeeded, .httpError, .challengeFailed, .blocked, .challengeCancelled, .timedOut]))
 
     @ParentCommand var root: CofferAuthCommand
     @OptionGroup var challenges: ChallengeServerOptions
@@ -72,11 +64,11 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
         try print(response)
     }
 
-    /// Prints the body (with a final newline) and fails with exit 5 for an HTTP error.
+    /// Prints the body (with a final newline) and fails with ``ExitStatus/httpError`` for an HTTP error.
     private func print(_ response: HTTPReply) throws {
         try StandardStreams.write(response.body)
         if !response.body.isEmpty, response.body.last != UInt8(ascii: "\n") { try StandardStreams.write(Array("\n".utf8)) }
-        guard response.isSuccess else { throw CLIError(message: "HTTP \(response.status)", exitStatus: 5) }
+        guard response.isSuccess else { throw CLIError(message: "HTTP \(response.status)", exitStatus: .httpError) }
     }
 }
 

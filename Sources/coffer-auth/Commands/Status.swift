@@ -1,15 +1,20 @@
 import ArgumentParser
 import CofferAuth
 import CofferCommandLine
-import Foundation
 
 struct Status: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = ForwardedCommands.status.configuration(
         discussion: """
             With --profile, or when no mobile-backend login is stored, the OpenID login of that \
             profile (default: default). --json prints issuer, subject, user, expiresAt (ISO 8601), \
-            refreshTokenHeld, isAuthorized, profile and apiOrigins; never a token. \
-            Exit status 0 when a request can be authorized now, 4 otherwise.
+            refreshTokenHeld, isAuthorized, needsRefresh, needsLogin, profile and apiOrigins; never \
+            a token. For a mobile backend, --json prints isAuthorized, isRenewable, needsRefresh, \
+            needsLogin, isBackendMismatch, method, userName, tokenExpiresAt and backend. Exit \
+            status 0 while the stored login can authorize a request without the user: its token \
+            is valid (isAuthorized), or it has expired and the next command renews it \
+            (needsRefresh: a refresh token, or stored credentials, held; the provider may still \
+            refuse it, then that command exits \(ExitStatus.refreshRefused.rawValue)). Exit status \
+            \(ExitStatus.loginNeeded.rawValue) when a new login is needed (needsLogin), like `gh auth status`.
             """)
 
     @ParentCommand var root: CofferAuthCommand
@@ -30,12 +35,12 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
             status = await auth.status
         }
         if json {
-            try JSONOutput.write(status)
+            try JSONOutput.write(SessionText.JSON(status: status))
         } else {
             try StandardStreams.printLine(SessionText.describe(status))
         }
-        // Not an error: the line above says why.
-        if !status.isAuthorized { Foundation.exit(4) }
+        // Not an error: the output above says why.
+        if status.needsLogin { throw ExitCode(.loginNeeded) }
     }
 
     private func showOpenID() async throws {
@@ -45,6 +50,6 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
         } else {
             try StandardStreams.printLine(OpenIDStatusText.describe(status))
         }
-        if !status.isAuthorized { Foundation.exit(4) }
+        if status.needsLogin { throw ExitCode(.loginNeeded) }
     }
 }

@@ -6,8 +6,8 @@ struct TokenCommand: AsyncParsableCommand, ReadsDescriptors {
     static let configuration = ForwardedCommands.token.configuration(
         discussion: """
             Like `gh auth token`: for scripts, for example curl -H "Authorization: Bearer $(coffer token)". \
-            Several commands started together make one refresh between them. Exit status 10 when \
-            the provider refused the refresh token: log in again.
+            Several commands started together make one refresh between them. Exit status \
+            \(ExitStatus.refreshRefused.rawValue) when the provider refused the refresh token: log in again.
             """)
 
     @ParentCommand var root: CofferAuthCommand

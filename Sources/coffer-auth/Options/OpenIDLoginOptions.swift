@@ -53,7 +53,7 @@ struct OpenIDLoginOptions: ParsableArguments {
         if let timeout, !(1...86_400).contains(timeout) { throw ValidationError("--timeout takes 1 to 86400 seconds") }
     }
 
-    /// The checked --redirect-uri (exit 64 for anything but a loopback http URI with a port).
+    /// The checked --redirect-uri (``ExitStatus/usage`` for anything but a loopback http URI with a port).
     func loopbackRedirectURI() throws -> LoopbackRedirectURI? {
         try redirectURI.map { text throws(AuthError) in try LoopbackRedirectURI(text) }
     }

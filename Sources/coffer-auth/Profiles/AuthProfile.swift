@@ -24,7 +24,7 @@ struct AuthProfile {
     func backend() throws -> MobileBackend? {
         guard let data = try keychain.data(for: Self.backendAccount) else { return nil }
         guard let backend = try? JSONDecoder().decode(MobileBackend.self, from: data) else {
-            throw CLIError(message: "the stored backend configuration is unreadable; run `coffer logout`", exitStatus: 65)
+            throw CLIError(message: "the stored backend configuration is unreadable; run `coffer logout`", exitStatus: .dataError)
         }
         return backend
     }

@@ -5,7 +5,7 @@ import Foundation
 
 /// What the OpenID commands share: finding a profile's settings and its client.
 extension CofferAuthCommand {
-    /// The client of the OpenID login `profile`; throws ``AuthError/notAuthenticated`` (exit 4)
+    /// The client of the OpenID login `profile`; throws ``AuthError/notAuthenticated`` (``ExitStatus/loginNeeded``)
     /// when there is none.
     func openIDClient(profile: String) throws -> (client: OpenIDClient, settings: OpenIDProfile) {
         let store = try store()
@@ -43,6 +43,8 @@ enum OpenIDStatusText {
         let expiresAt: Date?
         let refreshTokenHeld: Bool
         let isAuthorized: Bool
+        let needsRefresh: Bool
+        let needsLogin: Bool
         let profile: String
         let apiOrigins: [String]
 
@@ -53,6 +55,8 @@ enum OpenIDStatusText {
             expiresAt = status.accessTokenExpiresAt
             refreshTokenHeld = status.refreshTokenHeld
             isAuthorized = status.isAuthorized
+            needsRefresh = status.needsRefresh
+            needsLogin = status.needsLogin
             self.profile = profile
             apiOrigins = status.apiOrigins
         }

@@ -22,7 +22,7 @@ struct OpenIDProfile: Codable {
     static func load(_ name: String, from keychain: Keychain) throws -> OpenIDProfile? {
         guard let data = try keychain.data(for: account(name)) else { return nil }
         guard let profile = try? JSONDecoder().decode(OpenIDProfile.self, from: data) else {
-            throw CLIError(message: "the stored settings of profile \(name) are unreadable; run `coffer logout --profile \(name)`", exitStatus: 65)
+            throw CLIError(message: "the stored settings of profile \(name) are unreadable; run `coffer logout --profile \(name)`", exitStatus: .dataError)
         }
         return profile
     }
@@ -55,7 +55,7 @@ struct ProfileOption: ParsableArguments {
 
     func validate() throws {
         if let profile, !OpenIDClient.isValidProfile(profile) {
-            throw CLIError.usage("a profile name is 1-64 letters, digits, '.', '_' or '-'")
+            throw ValidationError("a profile name is 1-64 letters, digits, '.', '_' or '-'")
         }
     }
 

@@ -22,9 +22,24 @@ enum SessionText {
         if status.isAuthorized { return "authorized\(who)\(how)\(backend)\(expiry(status.tokenExpiresAt))" }
         if status.isBackendMismatch { return "not authorized: the stored session belongs to another backend or version" }
         guard let expired = status.tokenExpiresAt else { return "not logged in" }
-        let renewal = status.isRenewable
-            ? "; the next request renews it from the stored session, without the password"
-            : "; log in again"
-        return "not authorized\(who)\(how)\(backend): the token expired at \(timestamp(expired))\(renewal)"
+        guard status.needsRefresh else {
+            return "not authorized\(who)\(how)\(backend): the token expired at \(timestamp(expired)); log in again"
+        }
+        return "logged in\(who)\(how)\(backend): the token expired at \(timestamp(expired)); "
+            + "the next request renews it from the stored session, without the password"
+    }
+
+    /// `status --json`: the fields of ``SessionStatus``, and needsRefresh and needsLogin; never a token.
+    struct JSON: Encodable {
+        let status: SessionStatus
+
+        private enum Keys: String, CodingKey { case needsRefresh, needsLogin }
+
+        func encode(to encoder: any Encoder) throws {
+            try status.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(status.needsRefresh, forKey: .needsRefresh)
+            try container.encode(status.needsLogin, forKey: .needsLogin)
+        }
     }
 }

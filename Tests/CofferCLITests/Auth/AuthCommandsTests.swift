@@ -58,14 +58,51 @@ final class AuthCommandsTests: XCTestCase {
         assertNoSecrets([login, request, status])
     }
 
+    /// `coffer status` once the OAuth token has expired while the session holds its refresh
+    /// token: the next request renews it without the user, so the exit status is 0 and the JSON
+    /// says a refresh is needed. Nothing goes over the network.
+    func testStatusIsZeroWhileTheStoredSessionRenewsItsToken() async throws {
+        await backend.stop()
+        backend = try await DevBackend.start(DevBackend.Configuration(tokenLifetime: 1, logger: quietLogger))
+        XCTAssertEqual(try logIn().status, 0)
+        usleep(1_100_000)  // the 1 s token has expired (its leeway is half its life)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderrText)
+        XCTAssertTrue(json.stdoutText.contains(#""isAuthorized":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""isRenewable":true"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsRefresh":true"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsLogin":false"#), json.stdoutText)
+        let text = try cli.run(["status"])
+        XCTAssertEqual(text.status, 0, text.stderrText)
+        XCTAssertTrue(text.stdoutText.contains("the next request renews it"), text.stdoutText)
+        XCTAssertEqual(backend.statistics.tokenRequests, 1, "status reads the store only")
+    }
+
+    /// `coffer status` once an exchanged SSO token has expired: nothing renews it, so a new
+    /// login is needed, exit 4, and the JSON says so.
+    func testStatusIsFourWhenTheTokenExpiredAndNothingRenewsIt() async throws {
+        await backend.stop()
+        backend = try await DevBackend.start(DevBackend.Configuration(exchangeTokenLifetime: 1, logger: quietLogger))
+        let exchange = try cli.run(["sso-exchange", "--store", "--backend-url", url, "--backend-id", "coffer-dev"],
+                                   stdin: DevBackend.Configuration.defaultSSOToken.token)
+        XCTAssertEqual(exchange.status, 0, exchange.stderrText)
+        usleep(1_100_000)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.exitStatus, .loginNeeded, json.stderrText)
+        XCTAssertTrue(json.stdoutText.contains(#""isAuthorized":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsRefresh":false"#), json.stdoutText)
+        XCTAssertTrue(json.stdoutText.contains(#""needsLogin":true"#), json.stdoutText)
+        XCTAssertTrue(try cli.run(["status"]).stdoutText.hasSuffix("; log in again\n"))
+    }
+
     /// HTTP Basic login: a wrong password is refused with exit 4 and stores nothing; the right one works.
     func testBasicLoginIsCheckedAndWrongPasswordRefused() throws {
         let arguments = ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name]
         let wrong = try cli.run(arguments, stdin: "wrong\n")
-        XCTAssertEqual(wrong.status, 4)
+        XCTAssertEqual(wrong.exitStatus, .loginNeeded)
         XCTAssertEqual(wrong.stderrText, "coffer: the backend rejected the credentials\n")
         let status = try cli.run(["status"])
-        XCTAssertEqual(status.status, 4)
+        XCTAssertEqual(status.exitStatus, .loginNeeded)
         XCTAssertEqual(status.stdoutText, "not logged in\n")
 
         let right = try cli.run(arguments, stdin: user.password)
@@ -85,7 +122,7 @@ final class AuthCommandsTests: XCTestCase {
         let list = try cli.run(["list", "--service", "coffer.auth"])
         XCTAssertFalse(list.stdoutText.contains("session") || list.stdoutText.contains("backend"), list.stdoutText)
         let request = try cli.run(["request", "/protected"])
-        XCTAssertEqual(request.status, 4)
+        XCTAssertEqual(request.exitStatus, .loginNeeded)
         XCTAssertEqual(request.stderrText, "coffer: not logged in\n")
     }
 
@@ -94,7 +131,7 @@ final class AuthCommandsTests: XCTestCase {
         XCTAssertEqual(try logIn().status, 0)
         await backend.stop()
         let logout = try cli.run(["logout"])
-        XCTAssertEqual(logout.status, 6, logout.stderrText)
+        XCTAssertEqual(logout.exitStatus, .logoutIncomplete, logout.stderrText)
         XCTAssertTrue(logout.stderrText.hasPrefix("coffer: logout incomplete: revokeRefreshToken: cannot reach the backend"), logout.stderrText)
         let status = try cli.run(["status"])
         XCTAssertEqual(status.stdoutText, "not logged in\n")
@@ -117,14 +154,14 @@ final class AuthCommandsTests: XCTestCase {
         let exchange = try cli.run(["sso-exchange", "--backend-url", url, "--backend-id", "coffer-dev"],
                                    stdin: DevBackend.Configuration.defaultSSOToken.token)
         XCTAssertEqual(exchange.status, 0, exchange.stderrText)
-        XCTAssertEqual(try cli.run(["status"]).status, 4)
+        XCTAssertEqual(try cli.run(["status"]).exitStatus, .loginNeeded)
     }
 
     /// An HTTP error from the resource prints its body and exits 5.
     func testRequestOfAMissingResourceExits5() throws {
         XCTAssertEqual(try logIn().status, 0)
         let request = try cli.run(["request", "/nowhere"])
-        XCTAssertEqual(request.status, 5)
+        XCTAssertEqual(request.exitStatus, .httpError)
         XCTAssertEqual(request.stderrText, "coffer: HTTP 404\n")
     }
 
@@ -132,7 +169,7 @@ final class AuthCommandsTests: XCTestCase {
     func testMalformedReplyExits76() throws {
         backend.faults.inject(.body("{", contentType: "application/json"), on: .token)
         let login = try logIn()
-        XCTAssertEqual(login.status, 76)
+        XCTAssertEqual(login.exitStatus, .badReply)
         XCTAssertEqual(login.stderrText, "coffer: malformed reply from the backend: the body is not valid JSON\n")
     }
 
@@ -156,16 +193,16 @@ final class AuthCommandsTests: XCTestCase {
     func testPlainHTTPToARemoteBackendIsRefused() throws {
         let message = "invalid request: refusing plain HTTP to 192.0.2.1: credentials and tokens go only over HTTPS or to a loopback address (opt in with allowInsecureHTTP, or --insecure-http)"
         let basic = try cli.run(["login", "--backend-url", "http://192.0.2.1", "--backend-id", "b", "--user", "u"], stdin: "pw\n")
-        XCTAssertEqual(basic.status, 64)
+        XCTAssertEqual(basic.exitStatus, .usage)
         XCTAssertEqual(basic.stderrText, "coffer: \(message)\n")
         let token = try cli.run(
             ["login", "--backend-url", url, "--backend-id", "coffer-dev", "--user", user.name, "--oauth-token-url", "http://192.0.2.1/token",
              "--client-id", client.id, "--client-secret-fd", "3"],
             stdin: user.password, inputs: [3: Data(client.secret.utf8)])
-        XCTAssertEqual(token.status, 64)
+        XCTAssertEqual(token.exitStatus, .usage)
         XCTAssertEqual(token.stderrText, "coffer: \(message)\n")
         let request = try cli.run(["request", "http://192.0.2.1/mfp/balance", "--mobilefirst"])
-        XCTAssertEqual(request.status, 64)
+        XCTAssertEqual(request.exitStatus, .usage)
         XCTAssertEqual(backend.statistics.tokenRequests + backend.statistics.basicChecks, 0)
     }
 
@@ -176,7 +213,7 @@ final class AuthCommandsTests: XCTestCase {
         let remoteURL = "http://0.0.0.0:\(port)"
         let arguments = ["login", "--backend-url", remoteURL, "--backend-id", "coffer-dev", "--user", user.name,
                          "--oauth-token-url", remoteURL + "/oauth2/v1/token", "--client-id", client.id, "--client-secret-fd", "3"]
-        XCTAssertEqual(try cli.run(arguments, stdin: user.password, inputs: [3: Data(client.secret.utf8)]).status, 64)
+        XCTAssertEqual(try cli.run(arguments, stdin: user.password, inputs: [3: Data(client.secret.utf8)]).exitStatus, .usage)
         let login = try cli.run(arguments + ["--insecure-http"], stdin: user.password, inputs: [3: Data(client.secret.utf8)])
         XCTAssertEqual(login.status, 0, login.stderrText)
         XCTAssertTrue(login.stderrText.contains("sending credentials over plain HTTP to a host that is not loopback"), login.stderrText)
@@ -187,13 +224,13 @@ final class AuthCommandsTests: XCTestCase {
     /// requires explicit users and clients, since the defaults are published.
     func testDevBackendRefusesARemoteHostWithPublishedCredentials() throws {
         let refused = try cli.run(["dev-backend", "--host", "0.0.0.0"])
-        XCTAssertEqual(refused.status, 64)
+        XCTAssertEqual(refused.exitStatus, .usage)
         XCTAssertTrue(refused.stderrText.contains("add --allow-remote"), refused.stderrText)
         let defaults = try cli.run(["dev-backend", "--host", "0.0.0.0", "--allow-remote"])
-        XCTAssertEqual(defaults.status, 64)
+        XCTAssertEqual(defaults.exitStatus, .usage)
         XCTAssertEqual(defaults.stderrText, "coffer: --allow-remote needs --user and --oauth-client: the default user and client are published\n")
         let partial = try cli.run(["dev-backend", "--host", "::", "--allow-remote", "--user", "a:b"])
-        XCTAssertEqual(partial.status, 64)
+        XCTAssertEqual(partial.exitStatus, .usage)
     }
 
     /// `logout --all` ends the login (token revoked) and every MobileFirst client (logged out of
@@ -212,7 +249,7 @@ final class AuthCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["list", "--service", "coffer.auth"]).stdoutText, "")
         XCTAssertEqual(backend.statistics.revocations, 2, "the session's refresh and access tokens")
         XCTAssertEqual(backend.statistics.checkLogouts, 1)
-        XCTAssertEqual(try cli.run(["status"]).status, 4)
+        XCTAssertEqual(try cli.run(["status"]).exitStatus, .loginNeeded)
         XCTAssertEqual(try cli.run(["logout", "--all"]).status, 0, "nothing left is not an error")
     }
 

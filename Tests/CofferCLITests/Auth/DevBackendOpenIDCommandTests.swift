@@ -32,13 +32,13 @@ final class DevBackendOpenIDCommandTests: XCTestCase {
         let remote = ["dev-backend", "--host", "0.0.0.0", "--allow-remote", "--user", "a:b", "--oauth-client", "c:d"]
         for option in [["--oidc-auto-approve", "a"], ["--oidc-test-endpoints"]] {
             let refused = try cli.run(remote + option)
-            XCTAssertEqual(refused.status, 64, option.joined(separator: " "))
+            XCTAssertEqual(refused.exitStatus, .usage, option.joined(separator: " "))
             XCTAssertTrue(refused.stderrText.contains("refused with --allow-remote"), refused.stderrText)
         }
         let unknownUser = try cli.run(["dev-backend", "--oidc-auto-approve", "nobody"])
-        XCTAssertEqual(unknownUser.status, 64)
-        XCTAssertEqual(try cli.run(["dev-backend", "--device-interval", "-1"]).status, 64)
-        XCTAssertEqual(try cli.run(["dev-backend", "--oidc-client", ":x"]).status, 64)
+        XCTAssertEqual(unknownUser.exitStatus, .usage)
+        XCTAssertEqual(try cli.run(["dev-backend", "--device-interval", "-1"]).exitStatus, .usage)
+        XCTAssertEqual(try cli.run(["dev-backend", "--oidc-client", ":x"]).exitStatus, .usage)
     }
 
     /// The options reach the provider: the device interval, the test approval endpoint.

@@ -59,7 +59,8 @@ final class OpenIDCommandsTests: XCTestCase {
     /// that leads to the authorization URL, never on the URL itself: another local user can
     /// read every command line in /proc, and the URL carries the login's `state`. A stand-in
     /// `xdg-open` on PATH, then a `$BROWSER` with `%s`, record their argv; neither holds the
-    /// state, and the page is removed once the login ends.
+    /// state, and the page is removed once the login ends. The browser gets the session's
+    /// environment (`DISPLAY`) but no `COFFER_*` variable (here `COFFER_VAULT`, `COFFER_KEYFILE`).
     func testTheBrowserIsOpenedOnAPrivatePageNeverOnTheURL() async throws {
         let bin = TemporaryFolder()
         for (name, browser) in [("xdg-open", nil), ("my-browser", "my-browser --new-window %s:xdg-open")] as [(String, String?)] {
@@ -67,6 +68,7 @@ final class OpenIDCommandsTests: XCTestCase {
             let opener = """
                 #!/bin/sh
                 for word in "$0" "$@"; do printf '%s\n' "$word"; done > '\(record.path).argv'
+                env | cut -d= -f1 > '\(record.path).environment'
                 page=$(for word in "$@"; do :; done; printf '%s' "$word")
                 stat -c %a "$page" > '\(record.path).mode'
                 cp "$page" '\(record.path).page'
@@ -91,6 +93,9 @@ final class OpenIDCommandsTests: XCTestCase {
             XCTAssertFalse(argv.contains("code_challenge"), argv)
             if browser != nil { XCTAssertTrue(argv.contains("--new-window\n"), "$BROWSER's own words are kept: \(argv)") }
             XCTAssertEqual(try String(contentsOf: URL(fileURLWithPath: record.path + ".mode"), encoding: .utf8), "600\n")
+            let names = try String(contentsOf: URL(fileURLWithPath: record.path + ".environment"), encoding: .utf8).split(separator: "\n")
+            XCTAssertEqual(names.filter { $0.hasPrefix("COFFER_") }, [], "\(name): no COFFER_ variable reaches the browser")
+            XCTAssertTrue(names.contains("DISPLAY"), "\(name): the session's variables do")
             let page = try String(contentsOf: URL(fileURLWithPath: record.path + ".page"), encoding: .utf8)
             XCTAssertTrue(page.contains(url.absoluteString.replacingOccurrences(of: "&", with: "&amp;")), "the page leads to the URL")
             let pagePath = try String(contentsOf: record, encoding: .utf8)
@@ -111,7 +116,7 @@ final class OpenIDCommandsTests: XCTestCase {
     func testRedirectURIIsCheckedAndUsed() async throws {
         for bad in ["https://127.0.0.1:8400/cb", "http://127.0.0.1/cb", "http://example.com:8400/cb", "http://127.0.0.1:8400/cb?x"] {
             let refused = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--redirect-uri", bad])
-            XCTAssertEqual(refused.status, 64, "\(bad): \(refused.stderrText)")
+            XCTAssertEqual(refused.exitStatus, .usage, "\(bad): \(refused.stderrText)")
         }
         let port = try LoopbackPort.free()
         let process = try login(["--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback"])
@@ -126,7 +131,7 @@ final class OpenIDCommandsTests: XCTestCase {
         let busy = try login(["--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback", "--profile", "second"])
         _ = try busy.errorLines(1, timeout: .seconds(20))
         let clash = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--no-open", "--redirect-uri", "http://127.0.0.1:\(port)/callback", "--profile", "third"])
-        XCTAssertEqual(clash.status, 69, clash.stderrText)
+        XCTAssertEqual(clash.exitStatus, .unavailable, clash.stderrText)
         XCTAssertTrue(clash.stderrText.contains("the port is in use"), clash.stderrText)
         busy.stop()
     }
@@ -156,7 +161,7 @@ final class OpenIDCommandsTests: XCTestCase {
     /// A plain-HTTP issuer that is not loopback is refused before any connection (exit 64).
     func testAPlainHTTPRemoteIssuerIsRefused() throws {
         let refused = try cli.run(["login", "--issuer", "http://192.0.2.1:8080", "--client-id", "c", "--device"])
-        XCTAssertEqual(refused.status, 64, refused.stderrText)
+        XCTAssertEqual(refused.exitStatus, .usage, refused.stderrText)
         XCTAssertTrue(refused.stderrText.contains("plain HTTP"), refused.stderrText)
     }
 
@@ -170,7 +175,7 @@ final class OpenIDCommandsTests: XCTestCase {
         let origins = (try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])?["apiOrigins"] as? [String]
         XCTAssertEqual(origins.map(Set.init), ["http://127.0.0.2:9", "https://api.example.com"])
         let issuerOrigin = try cli.run(["request", backend.userinfoEndpoint.absoluteString])
-        XCTAssertEqual(issuerOrigin.status, 64, "the issuer's origin is no longer an API origin: \(issuerOrigin.stderrText)")
+        XCTAssertEqual(issuerOrigin.exitStatus, .usage, "the issuer's origin is no longer an API origin: \(issuerOrigin.stderrText)")
     }
 
     /// The device flow, then `token`, `status --json` (no token in it), `request` to an API
@@ -199,12 +204,49 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(request.status, 0, request.stderrText)
         XCTAssertTrue(request.stdoutText.contains(#""preferred_username":"demo""#), request.stdoutText)
         let elsewhere = try cli.run(["request", "http://127.0.0.2:9/steal"])
-        XCTAssertEqual(elsewhere.status, 64, elsewhere.stderrText)
+        XCTAssertEqual(elsewhere.exitStatus, .usage, elsewhere.stderrText)
 
         let logout = try cli.run(["logout"])
         XCTAssertEqual(logout.status, 0, logout.stderrText)
         XCTAssertEqual(backend.statistics.revocations, 2)
-        XCTAssertEqual(try cli.run(["token"]).status, 4, "logged out")
+        XCTAssertEqual(try cli.run(["token"]).exitStatus, .loginNeeded, "logged out")
+    }
+
+    /// `coffer status` once the access token has expired while the refresh token is held: the
+    /// login still authorizes a request without the user, so the exit status is 0 (as `gh auth
+    /// status`), and the JSON says a refresh is needed. Nothing goes over the network.
+    func testStatusIsZeroWhileAHeldRefreshTokenRenewsTheLogin() throws {
+        XCTAssertEqual(try deviceLogin().status, 0)
+        usleep(useconds_t(2_500_000 * TestTiming.scale))  // the 4 s token is within its leeway (half its life) of expiry
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderrText)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        XCTAssertEqual(shown["isAuthorized"] as? Bool, false)
+        XCTAssertEqual(shown["refreshTokenHeld"] as? Bool, true)
+        XCTAssertEqual(shown["needsRefresh"] as? Bool, true)
+        XCTAssertEqual(shown["needsLogin"] as? Bool, false)
+        let text = try cli.run(["status"])
+        XCTAssertEqual(text.status, 0, text.stderrText)
+        XCTAssertTrue(text.stdoutText.hasSuffix("the access token has expired; the next command refreshes it\n"), text.stdoutText)
+        XCTAssertEqual(backend.statistics.refreshRequests, 0, "status reads the store only")
+    }
+
+    /// `coffer status` once the access token has expired and no refresh token is held (the
+    /// provider gave none): a new login is needed, exit 4, and the JSON says so.
+    func testStatusIsFourWhenTheTokenExpiredWithNoRefreshToken() throws {
+        let reply = #"{"access_token":"short-lived","token_type":"Bearer","expires_in":1,"scope":"profile"}"#
+        backend.faults.inject(.body(reply, contentType: "application/json"), on: .token)
+        let login = try login(["--device", "--scope", "profile"]).wait(timeout: .seconds(30))
+        XCTAssertEqual(login.status, 0, login.stderrText)
+        usleep(1_100_000)  // the 1 s token has expired (its leeway is half its life)
+        let json = try cli.run(["status", "--json"])
+        XCTAssertEqual(json.exitStatus, .loginNeeded, json.stderrText)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        XCTAssertEqual(shown["isAuthorized"] as? Bool, false)
+        XCTAssertEqual(shown["refreshTokenHeld"] as? Bool, false)
+        XCTAssertEqual(shown["needsRefresh"] as? Bool, false)
+        XCTAssertEqual(shown["needsLogin"] as? Bool, true)
+        XCTAssertEqual(try cli.run(["status"]).exitStatus, .loginNeeded)
     }
 
     /// Several `coffer token` processes started together with an expired access token make
@@ -226,9 +268,9 @@ final class OpenIDCommandsTests: XCTestCase {
         usleep(useconds_t(2_500_000 * TestTiming.scale))
         backend.openIDFaults.arm(.refreshInvalidGrant)
         let token = try cli.run(["token"])
-        XCTAssertEqual(token.status, 10)
+        XCTAssertEqual(token.exitStatus, .refreshRefused)
         XCTAssertEqual(token.stderrText, "coffer: the session has ended at the provider; log in again\n")
-        XCTAssertEqual(try cli.run(["token"]).status, 4)
+        XCTAssertEqual(try cli.run(["token"]).exitStatus, .loginNeeded)
     }
 
     /// A provider that ends the session refuses the refresh with HTTP 400 and an empty body:
@@ -239,9 +281,9 @@ final class OpenIDCommandsTests: XCTestCase {
         usleep(useconds_t(2_500_000 * TestTiming.scale))
         backend.faults.inject(.reply(status: 400, body: "", contentType: nil), on: .token)
         let token = try cli.run(["token"])
-        XCTAssertEqual(token.status, 10, token.stderrText)
+        XCTAssertEqual(token.exitStatus, .refreshRefused, token.stderrText)
         XCTAssertEqual(token.stderrText, "coffer: the session has ended at the provider; log in again\n")
-        XCTAssertEqual(try cli.run(["token"]).status, 4, "the session is gone")
+        XCTAssertEqual(try cli.run(["token"]).exitStatus, .loginNeeded, "the session is gone")
     }
 
     /// A denied device login is exit 11; an ID token that fails its checks is exit 12 and
@@ -251,13 +293,13 @@ final class OpenIDCommandsTests: XCTestCase {
         let lines = try denied.errorLines(2, timeout: .seconds(20))
         XCTAssertTrue(backend.denyDeviceLogin(userCode: String(lines[1].dropFirst("user code: ".count))))
         let deniedOutput = try denied.wait(timeout: .seconds(30))
-        XCTAssertEqual(deniedOutput.status, 11, deniedOutput.stderrText)
+        XCTAssertEqual(deniedOutput.exitStatus, .loginDenied, deniedOutput.stderrText)
 
         backend.openIDFaults.arm(.idTokenWrongAudience)
         let untrusted = try deviceLogin()
-        XCTAssertEqual(untrusted.status, 12, untrusted.stderrText)
+        XCTAssertEqual(untrusted.exitStatus, .untrustedReply, untrusted.stderrText)
         XCTAssertTrue(untrusted.stderrText.contains("untrusted reply from the provider"), untrusted.stderrText)
-        XCTAssertEqual(try cli.run(["token"]).status, 4, "nothing was stored")
+        XCTAssertEqual(try cli.run(["token"]).exitStatus, .loginNeeded, "nothing was stored")
     }
 
     /// A provider that refuses a public client's revocation with 401: `logout --all` says
@@ -268,7 +310,7 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try deviceLogin(profile: "home").status, 0)
         backend.faults.inject(.reply(status: 401, body: "", contentType: nil), on: .revocation, times: Int.max)
         let all = try cli.run(["logout", "--all"])
-        XCTAssertEqual(all.status, 6, all.stderrText)
+        XCTAssertEqual(all.exitStatus, .logoutIncomplete, all.stderrText)
         let message = all.stderrText
         XCTAssertEqual(message.components(separatedBy: "logout incomplete").count, 2, message)
         XCTAssertFalse(message.contains("rejected the credentials"), message)
@@ -278,7 +320,7 @@ final class OpenIDCommandsTests: XCTestCase {
                 XCTAssertEqual(message.components(separatedBy: named).count, 2, "\(named) once in: \(message)")
             }
         }
-        XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 4, "everything local is removed")
+        XCTAssertEqual(try cli.run(["token", "--profile", "work"]).exitStatus, .loginNeeded, "everything local is removed")
     }
 
     /// A confidential client's secret comes from `--client-secret-fd` (never the command line):
@@ -306,9 +348,9 @@ final class OpenIDCommandsTests: XCTestCase {
     func testTimeoutBoundsTheWait() throws {
         let started = ContinuousClock.now
         let output = try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--browser", "--no-open", "--timeout", "1"])
-        XCTAssertEqual(output.status, 75, output.stderrText)
+        XCTAssertEqual(output.exitStatus, .timedOut, output.stderrText)
         XCTAssertLessThan(ContinuousClock.now - started, .seconds(20))
-        XCTAssertEqual(try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--timeout", "0"]).status, 64)
+        XCTAssertEqual(try cli.run(["login", "--issuer", issuer, "--client-id", "coffer-native", "--timeout", "0"]).exitStatus, .usage)
     }
 
     /// `--token-endpoint` (with `--device-endpoint` and `--jwks-uri`) logs in without fetching
@@ -327,18 +369,28 @@ final class OpenIDCommandsTests: XCTestCase {
         XCTAssertEqual(try cli.run(["token"]).status, 0)
     }
 
+    /// A bad profile name is a usage error (exit 64) with its reason on one line; before, the
+    /// parser wrapped it and it exited 1, "item not found", printing the error's Swift dump.
+    func testABadProfileNameIsAUsageError() throws {
+        for command in ["status", "token", "logout"] {
+            let refused = try cli.run([command, "--profile", "no spaces"])
+            XCTAssertEqual(refused.exitStatus, .usage, "\(command): \(refused.stderrText)")
+            XCTAssertEqual(refused.stderrText, "coffer: a profile name is 1-64 letters, digits, '.', '_' or '-' (see 'coffer help')\n")
+        }
+    }
+
     /// Profiles keep logins apart, and `logout --all` ends every one of them.
     func testProfilesAndLogoutAll() throws {
         XCTAssertEqual(try deviceLogin(profile: "work").status, 0)
         XCTAssertEqual(try deviceLogin(profile: "home").status, 0)
         XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 0)
         XCTAssertEqual(try cli.run(["token", "--profile", "home"]).status, 0)
-        XCTAssertEqual(try cli.run(["token", "--profile", "default"]).status, 4)
+        XCTAssertEqual(try cli.run(["token", "--profile", "default"]).exitStatus, .loginNeeded)
 
-        // status, request and logout each act on the profile named.
-        // Exit 4 only says the 4-second token has run out since (a loaded machine): the session is what counts.
+        // status, request and logout each act on the profile named. The 4-second token may have
+        // run out since (a loaded machine); the refresh token held keeps status at 0.
         let status = try cli.run(["status", "--profile", "work", "--json"])
-        XCTAssertTrue([0, 4].contains(status.status), status.stderrText)
+        XCTAssertEqual(status.status, 0, status.stderrText)
         let shown = try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any]
         XCTAssertEqual(shown?["profile"] as? String, "work")
         XCTAssertEqual(shown?["refreshTokenHeld"] as? Bool, true, "the work profile's session is there")
@@ -347,14 +399,14 @@ final class OpenIDCommandsTests: XCTestCase {
         let one = try cli.run(["logout", "--profile", "work"])
         XCTAssertEqual(one.status, 0, one.stderrText)
         XCTAssertEqual(backend.statistics.revocations, 2, "work's refresh and access tokens")
-        XCTAssertEqual(try cli.run(["status", "--profile", "work"]).status, 4)
+        XCTAssertEqual(try cli.run(["status", "--profile", "work"]).exitStatus, .loginNeeded)
         XCTAssertEqual(try cli.run(["token", "--profile", "home"]).status, 0, "another profile's login stays")
 
         XCTAssertEqual(try deviceLogin(profile: "work").status, 0)
         let all = try cli.run(["logout", "--all"])
         XCTAssertEqual(all.status, 0, all.stderrText)
         XCTAssertEqual(backend.statistics.revocations, 6)
-        XCTAssertEqual(try cli.run(["token", "--profile", "work"]).status, 4)
+        XCTAssertEqual(try cli.run(["token", "--profile", "work"]).exitStatus, .loginNeeded)
         XCTAssertEqual(try cli.run(["list", "--service", "coffer.openid"]).stdoutText, "")
     }
 }

@@ -27,11 +27,11 @@ final class AgentCommandTests: CLITestCase {
         // coffer-auth's commands read their sessions through the agent too: "not logged in"
         // (4), where without the agent they would stop at "no passphrase" (2).
         let status = try coffer(["status", "--profile", "work"], environment: noCredential)
-        XCTAssertEqual(status.status, 4, status.stderrText)
+        XCTAssertEqual(status.exitStatus, .loginNeeded, status.stderrText)
 
         let direct = try coffer(["get", "mail", "bob", "--no-agent"])
         XCTAssertEqual(direct.stdoutText, "second", "the agent wrote the vault file itself")
-        assertFailure(try coffer(["get", "mail", "bob", "--no-agent"], environment: noCredential), status: 2,
+        assertFailure(try coffer(["get", "mail", "bob", "--no-agent"], environment: noCredential), status: .locked,
                       message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
     }
 
@@ -41,12 +41,12 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
         XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 0)
         XCTAssertEqual(try coffer(["lock"]).stdoutText, "the agent no longer holds \(vault.resolvingSymlinksInPath().path)\n")
-        assertFailure(try coffer(["get", "mail", "ada"], environment: noCredential), status: 2,
+        assertFailure(try coffer(["get", "mail", "ada"], environment: noCredential), status: .locked,
                       message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
 
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
         XCTAssertEqual(try coffer(["lock", "--all"]).stdoutText, "the agent holds no vault now\n")
-        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2)
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).exitStatus, .locked)
     }
 
     func testTheLifetimeAndTheIdleTimeoutEnd() throws {
@@ -54,12 +54,12 @@ final class AgentCommandTests: CLITestCase {
         try startAgent(["--idle-timeout", "2s"])
         XCTAssertEqual(try coffer(["unlock", "--for", "1s"]).status, 0)
         usleep(1_500_000)
-        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "past --for")
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).exitStatus, .locked, "past --for")
 
         XCTAssertEqual(try coffer(["unlock", "--for", "1h"]).status, 0)
         XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 0)
         usleep(3_000_000)
-        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "unused for the idle timeout")
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).exitStatus, .locked, "unused for the idle timeout")
         XCTAssertEqual(try coffer(["unlock", "--for", "8d"]).stderrText, "coffer: --for takes at most 7 days\n")
     }
 
@@ -69,7 +69,7 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
         let rotated = try coffer(["rotate-key", "--no-agent"])
         XCTAssertEqual(rotated.status, 0, rotated.stderrText)
-        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).status, 2, "the agent's key is stale")
+        XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: noCredential).exitStatus, .locked, "the agent's key is stale")
         let status = try JSONSerialization.jsonObject(with: try coffer(["agent", "status", "--json"]).stdout) as? [String: Any]
         XCTAssertEqual((status?["vaults"] as? [Any])?.count, 0, "forgotten, not just refused")
         XCTAssertEqual(try coffer(["get", "mail", "ada"]).stdoutText, "first", "the new key opens it directly")
@@ -99,7 +99,7 @@ final class AgentCommandTests: CLITestCase {
         let started = try coffer(["agent", "start", "--idle-timeout", "5m"])
         XCTAssertEqual(started.status, 0, started.stderrText)
         defer { _ = try? coffer(["agent", "stop"]) }
-        XCTAssertEqual(try coffer(["agent", "start"]).status, 64, "a second agent is refused")
+        XCTAssertEqual(try coffer(["agent", "start"]).exitStatus, .usage, "a second agent is refused")
         XCTAssertEqual(try coffer(["unlock", "--for", "2m"]).status, 0)
 
         let status = try coffer(["agent", "status", "--json"])
@@ -114,7 +114,7 @@ final class AgentCommandTests: CLITestCase {
 
         XCTAssertEqual(try coffer(["agent", "stop"]).stdoutText, "agent stopped\n")
         let stopped = try coffer(["agent", "status", "--json"])
-        XCTAssertEqual(stopped.status, 1)
+        XCTAssertEqual(stopped.exitStatus, .notFound)
         XCTAssertEqual((try JSONSerialization.jsonObject(with: stopped.stdout) as? [String: Any])?["running"] as? Bool, false)
     }
 
@@ -191,7 +191,7 @@ final class AgentCommandTests: CLITestCase {
         try FileManager.default.createDirectory(at: long, withIntermediateDirectories: false)
         chmod(long.path, 0o700)
         let socketPath = long.path + "/coffer/agent.sock"
-        assertFailure(try status(["XDG_RUNTIME_DIR": long.path]), status: 64, message: """
+        assertFailure(try status(["XDG_RUNTIME_DIR": long.path]), status: .usage, message: """
             invalid argument: the agent's socket path \(socketPath) is \(socketPath.utf8.count) bytes, and a Unix socket's is at most 107: \
             set $COFFER_AGENT_SOCKET (or $XDG_RUNTIME_DIR) to a shorter one
             """)
@@ -240,9 +240,9 @@ final class AgentCommandTests: CLITestCase {
         try initVaultWithItem()
         XCTAssertEqual(try coffer(["get", "mail", "ada"]).status, 0)
         XCTAssertEqual(try coffer(["list"]).status, 0)
-        XCTAssertEqual(try coffer(["agent", "status"]).status, 1)
+        XCTAssertEqual(try coffer(["agent", "status"]).exitStatus, .notFound)
         XCTAssertFalse(FileManager.default.fileExists(atPath: agentSocket.path), "no agent was started")
-        assertFailure(try coffer(["unlock"]), status: 69, message: "no agent runs: start one with `coffer agent start`")
+        assertFailure(try coffer(["unlock"]), status: .unavailable, message: "no agent runs: start one with `coffer agent start`")
     }
 
     /// The socket's folder is checked as a vault folder is, by the agent and by every client.
@@ -253,10 +253,10 @@ final class AgentCommandTests: CLITestCase {
         chmod(open.path, 0o777)
         let socket = ["COFFER_AGENT_SOCKET": open.appendingPathComponent("agent.sock").path]
         let start = try coffer(["agent", "start", "--foreground"], environment: socket)
-        XCTAssertEqual(start.status, 77, start.stderrText)
+        XCTAssertEqual(start.exitStatus, .insecurePermissions, start.stderrText)
         XCTAssertTrue(start.stderrText.contains("mode 777 lets others in; expected 700"), start.stderrText)
         XCTAssertFalse(FileManager.default.fileExists(atPath: open.appendingPathComponent("agent.sock").path))
         let unlock = try coffer(["unlock"], environment: socket)
-        XCTAssertEqual(unlock.status, 77, unlock.stderrText)
+        XCTAssertEqual(unlock.exitStatus, .insecurePermissions, unlock.stderrText)
     }
 }

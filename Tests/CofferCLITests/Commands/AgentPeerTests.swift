@@ -22,12 +22,12 @@ final class AgentPeerTests: CLITestCase {
         XCTAssertEqual(try foreign.errorLines(1, timeout: .seconds(20)), ["ready"])
 
         let refusal = "the process at \(agentSocket.path) runs as uid 65534, not as this user: it is not your agent, and nothing was sent to it"
-        assertFailure(try coffer(["unlock"]), status: 77, message: refusal)
+        assertFailure(try coffer(["unlock"]), status: .insecurePermissions, message: refusal)
         let get = try coffer(["get", "mail", "ada"])
         XCTAssertEqual(get.status, 0, get.stderrText)
         XCTAssertEqual(get.stdoutText, "first", "the vault was unlocked here instead")
         XCTAssertEqual(get.stderrText, "coffer: note: \(refusal); unlocking the vault here instead\n")
-        assertFailure(try coffer(["lock"]), status: 77, message: refusal)
+        assertFailure(try coffer(["lock"]), status: .insecurePermissions, message: refusal)
 
         XCTAssertEqual(try foreign.lines(3, timeout: .seconds(20)), Array(repeating: "connection 0", count: 3),
                        "one connection per command, and not a byte on any")

@@ -15,7 +15,7 @@ final class BackupCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: copy.path)[.posixPermissions] as? Int, 0o600)
 
         XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("changed".utf8)).status, 0)
-        assertFailure(try coffer(["backup", copy.path]), status: 73, message: "a vault already exists at \(copy.path)")
+        assertFailure(try coffer(["backup", copy.path]), status: .alreadyExists, message: "a vault already exists at \(copy.path)")
         XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: ["COFFER_VAULT": copy.path]).stdoutText, "s3cret", "the old copy stands")
     }
 

@@ -78,7 +78,7 @@ final class ImportCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["get", service, "alice"]).stdoutText, "a-secret")
         XCTAssertEqual(try coffer(["get", service, "carol"]).stdoutText, "c-secret")
         XCTAssertTrue(try coffer(["list", "--service", service]).stdoutText.contains("\talice\tLabel of alice\n"), "the label came along")
-        XCTAssertEqual(try coffer(["get", service + ".other", "dave"]).status, 1, "--service limits the import")
+        XCTAssertEqual(try coffer(["get", service + ".other", "dave"]).exitStatus, .notFound, "--service limits the import")
 
         let second = try coffer(["import", "--from", "secret-service", "--service", service])
         XCTAssertEqual(second.stdoutText.split(separator: "\n").last, "0 copied, 3 unchanged, 0 conflict, 0 expired")

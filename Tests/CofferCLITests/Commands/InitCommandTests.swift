@@ -9,7 +9,7 @@ final class InitCommandTests: CLITestCase {
         let mode = try FileManager.default.attributesOfItem(atPath: vault.path)[.posixPermissions] as? Int
         XCTAssertEqual(mode, 0o600)
         XCTAssertEqual(try coffer(["set", "s", "a"], stdin: Data("v".utf8)).status, 0)
-        assertFailure(try coffer(["init", "--kdf", "interactive"]), status: 73, message: "a vault already exists at \(vault.path)")
+        assertFailure(try coffer(["init", "--kdf", "interactive"]), status: .alreadyExists, message: "a vault already exists at \(vault.path)")
         XCTAssertEqual(try coffer(["get", "s", "a"]).stdoutText, "v")
     }
 
@@ -34,7 +34,7 @@ final class InitCommandTests: CLITestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: key.path)[.posixPermissions] as? Int, 0o600)
         XCTAssertEqual(try coffer(["set", "s", "a"], stdin: Data("v".utf8), environment: ["COFFER_KEYFILE": key.path, "COFFER_PASSPHRASE": nil]).status, 0)
         XCTAssertEqual(try coffer(["--keyfile", key.path, "get", "s", "a"], environment: ["COFFER_PASSPHRASE": nil]).stdoutText, "v")
-        assertFailure(try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": "x"]), status: 2, message: "wrong passphrase")
+        assertFailure(try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": "x"]), status: .locked, message: "wrong passphrase")
     }
 
     /// The passphrase can come from a file descriptor (--passphrase-fd); a trailing newline is dropped.
@@ -49,7 +49,7 @@ final class InitCommandTests: CLITestCase {
     func testNoPassphraseSource() throws {
         try initVault()
         assertFailure(
-            try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": nil]), status: 2,
+            try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": nil]), status: .locked,
             message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
     }
 }

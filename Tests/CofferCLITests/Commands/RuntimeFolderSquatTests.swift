@@ -60,7 +60,7 @@ final class RuntimeFolderSquatTests: XCTestCase {
         XCTAssertTrue(started.stdoutText.hasSuffix(" at \(home)/.local/state/coffer/run/agent.sock\n"), started.stdoutText)
         let unlocked = try run(["unlock"])
         XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
-        XCTAssertEqual(try run(["get", "mail", "ada"]).status, 1, "served by the agent: no such item")
+        XCTAssertEqual(try run(["get", "mail", "ada"]).exitStatus, .notFound, "served by the agent: no such item")
     }
 
     func testATokenRefreshTakesItsLock() async throws {

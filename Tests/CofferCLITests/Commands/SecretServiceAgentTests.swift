@@ -142,18 +142,18 @@ final class SecretServiceAgentTests: CLITestCase {
         try GnomeKeyring.start(on: bus, home: folder.file("keyring-home"))
         try initVault()
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(start.status, 69, start.stderrText)
+        XCTAssertEqual(start.exitStatus, .unavailable, start.stderrText)
         XCTAssertTrue(start.stderrText.contains("gnome-keyring-d"), start.stderrText)
         XCTAssertTrue(start.stderrText.contains("already owns org.freedesktop.secrets; stop it, or pass --replace"), start.stderrText)
         XCTAssertNotEqual(try coffer(["agent", "status"]).status, 0, "no agent was left running")
 
         let foreground = try coffer(["agent", "start", "--foreground", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(foreground.status, 69, foreground.stderrText)
+        XCTAssertEqual(foreground.exitStatus, .unavailable, foreground.stderrText)
         XCTAssertTrue(foreground.stderrText.contains("already owns org.freedesktop.secrets"), foreground.stderrText)
 
         // gnome-keyring does not let its name be replaced: --replace says so.
         let replace = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(replace.status, 69, replace.stderrText)
+        XCTAssertEqual(replace.exitStatus, .unavailable, replace.stderrText)
         XCTAssertTrue(replace.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), replace.stderrText)
         XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), "gnome-keyring keeps the name")
     }
@@ -170,7 +170,7 @@ final class SecretServiceAgentTests: CLITestCase {
         defer { holder.stop() }
         XCTAssertEqual(try holder.firstLine(timeout: .seconds(30)), "1", "the holder owns the name: \(holder.stop()?.stderrText ?? "")")
         let refused = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
-        XCTAssertEqual(refused.status, 69, refused.stderrText)
+        XCTAssertEqual(refused.exitStatus, .unavailable, refused.stderrText)
         XCTAssertTrue(refused.stderrText.contains("python3"), refused.stderrText)
 
         let replacing = try coffer(["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
@@ -183,7 +183,7 @@ final class SecretServiceAgentTests: CLITestCase {
         let otherSocket = folder.file("other.sock")
         let second = try coffer(
             ["agent", "start", "--secret-service", "--replace"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_AGENT_SOCKET": otherSocket.path])
-        XCTAssertEqual(second.status, 69, second.stderrText)
+        XCTAssertEqual(second.exitStatus, .unavailable, second.stderrText)
         XCTAssertTrue(second.stderrText.contains("owns org.freedesktop.secrets and does not let it be replaced; stop it first"), second.stderrText)
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).stdoutText, "v", "the first agent still serves")
     }
@@ -332,6 +332,91 @@ final class SecretServiceAgentTests: CLITestCase {
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
         XCTAssertEqual(try secretTool(bus, ["store", "--label=L", "service", "s", "username", "u"], stdin: Data("v".utf8)).status, 0)
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).stdoutText, "v")
+    }
+
+    /// A bus that is not the user's own, the way `coffer agent start --secret-service` meets it:
+    /// a socket of another user (uid 65534, whose bus admits every user) is refused, naming its
+    /// owner; `autolaunch:` is refused without running `dbus-launch` (a stand-in on `PATH` would
+    /// leave a mark; `DISPLAY` is set, as GDBus autolaunches only with one); `unixexec:` is refused
+    /// without running its program. Each exits 69 with one clear line, and leaves no agent.
+    /// Before, `autolaunch:` ran `dbus-launch`, and another user's bus was served.
+    func testABusThatIsNotTheUsersOwnIsRefused() throws {
+        try initVault()
+        let mark = folder.file("ran")
+        let bin = folder.file("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: false)
+        try "#!/bin/sh\ntouch '\(mark.path)'\nexit 1\n".write(to: bin.appendingPathComponent("dbus-launch"), atomically: false, encoding: .utf8)
+        chmod(bin.appendingPathComponent("dbus-launch").path, 0o700)
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        var cases: [(address: String, says: String)] = [
+            ("autolaunch:", "the session bus address \"autolaunch:\" starts a program or asks another service where the bus is"),
+            ("unixexec:path=/bin/sh,argv1=-c,argv2=touch%20\(mark.path)", "starts a program or asks another service where the bus is"),
+        ]
+        var theirs: PrivateBus?
+        if geteuid() == 0 {
+            theirs = try PrivateBus(users: PrivateBus.Users(everyone: true, daemon: 65534))
+            cases.append((theirs!.address, "belongs to uid 65534, not to this user (uid 0); the Secret Service runs only on the user's own bus"))
+        }
+        for (address, says) in cases {
+            let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": address, "PATH": path, "DISPLAY": ":99"])
+            XCTAssertEqual(start.exitStatus, .unavailable, "\(address): \(start.stderrText)")
+            XCTAssertTrue(start.stderrText.hasPrefix("coffer: ") && start.stderrText.contains(says), "\(address): \(start.stderrText)")
+            XCTAssertEqual(start.stderrText.split(separator: "\n").count, 1, start.stderrText)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: mark.path), "\(address) ran a program")
+            if try coffer(["agent", "status"]).status == 0 {
+                XCTFail("\(address): an agent was left running")
+                stopAgent()
+            }
+        }
+        if let theirs { XCTAssertFalse(try theirs.hasOwner("org.freedesktop.secrets")) }
+    }
+
+    /// A client's `SearchItems` with 300,000 attributes is refused with `LimitsExceeded`, and
+    /// the agent (a process of its own, `--foreground`) gives back the memory GDBus took for the
+    /// message: its resident size comes back within 50 MB of what it was before (it rose by
+    /// about 130 MB while the message was read). Before, it stayed about 150 MB higher.
+    func testAHugeSearchIsRefusedAndItsMemoryGivenBack() throws {
+        let bus = try PrivateBus()
+        try initVault()
+        let agent = try ChildProcess.start(
+            BuiltProducts.executable("coffer").path, ["agent", "start", "--foreground", "--secret-service"],
+            environment: baseEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
+        defer { agent.stop() }
+        let started = ContinuousClock.now + .seconds(10)
+        while !(try bus.hasOwner("org.freedesktop.secrets")), ContinuousClock.now < started { usleep(10_000) }
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        func residentMegabytes() throws -> Int {
+            let status = try String(contentsOfFile: "/proc/\(agent.pid)/status", encoding: .utf8)
+            let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+            return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])) / 1024
+        }
+        let script = """
+            import sys
+            from jeepney import DBusAddress, new_method_call
+            from jeepney.io.blocking import open_dbus_connection
+            service = DBusAddress("/org/freedesktop/secrets", bus_name="org.freedesktop.secrets", interface="org.freedesktop.Secret.Service")
+            connection = open_dbus_connection(bus="SESSION")
+            def search(attributes):
+                reply = connection.send_and_get_reply(new_method_call(service, "SearchItems", "a{ss}", (attributes,)), timeout=120)
+                return reply.header.fields[4] if reply.header.message_type.name == "error" else "ok"
+            if sys.argv[1] == "small":
+                print(search({"service": "mail"}))
+            else:
+                print(search({"name%07d" % i: "value" for i in range(300000)}))
+            """
+        let small = try ChildProcess.run("/usr/bin/python3", ["-c", script, "small"], environment: bus.clientEnvironment, timeout: .seconds(60))
+        XCTAssertEqual(small.stdoutText, "ok\n", small.stderrText)
+        let before = try residentMegabytes()
+        let huge = try ChildProcess.run("/usr/bin/python3", ["-c", script, "huge"], environment: bus.clientEnvironment, timeout: .seconds(120))
+        XCTAssertEqual(huge.stdoutText, "org.freedesktop.DBus.Error.LimitsExceeded\n", huge.stderrText)
+        var after = try residentMegabytes()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while after > before + 50, ContinuousClock.now < deadline {
+            usleep(100_000)
+            after = try residentMegabytes()
+        }
+        XCTAssertLessThanOrEqual(after, before + 50, "resident \(before) MB before, \(after) MB after")
+        XCTAssertEqual(try ChildProcess.run("/usr/bin/python3", ["-c", script, "small"], environment: bus.clientEnvironment).stdoutText, "ok\n")
     }
 
     /// The user unit (contrib/systemd/coffer-secret-service.service) passes `systemd-analyze

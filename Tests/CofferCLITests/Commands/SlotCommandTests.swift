@@ -9,7 +9,7 @@ final class SlotCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["set", "s", "a"], stdin: Data("v".utf8)).status, 0)
         let changed = try coffer(["passwd", "--kdf", "interactive"], environment: ["COFFER_NEW_PASSPHRASE": "brand new"])
         XCTAssertEqual(changed.status, 0, changed.stderrText)
-        assertFailure(try coffer(["get", "s", "a"]), status: 2, message: "wrong passphrase")
+        assertFailure(try coffer(["get", "s", "a"]), status: .locked, message: "wrong passphrase")
         XCTAssertEqual(try coffer(["get", "s", "a"], environment: ["COFFER_PASSPHRASE": "brand new"]).stdoutText, "v")
     }
 
@@ -75,9 +75,21 @@ final class SlotCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["get", "s", "a", "--keyfile", key.path], environment: ["COFFER_PASSPHRASE": nil]).stdoutText, "v")
 
         XCTAssertEqual(try coffer(["slots", "remove", "1", "--keyfile", key.path]).status, 0)
-        assertFailure(try coffer(["get", "s", "a"]), status: 2, message: "wrong passphrase")
-        assertFailure(try coffer(["slots", "remove", "2", "--keyfile", key.path]), status: 64,
+        assertFailure(try coffer(["get", "s", "a"]), status: .locked, message: "wrong passphrase")
+        assertFailure(try coffer(["slots", "remove", "2", "--keyfile", key.path]), status: .usage,
                       message: "invalid argument: cannot remove the last key slot")
+    }
+
+    /// `slots add` takes exactly one kind of slot, and names each kind's option when it is not given one.
+    func testSlotsAddTakesExactlyOneKind() throws {
+        try initVault()
+        let message = "give exactly one of --add-keyfile, --add-passphrase, --add-secret-service or --add-systemd-creds"
+        for arguments in [[], ["--add-passphrase", "--add-secret-service"]] {
+            let refused = try coffer(["slots", "add"] + arguments)
+            XCTAssertEqual(refused.exitStatus, .usage, refused.stderrText)
+            XCTAssertTrue(refused.stderrText.contains(message), refused.stderrText)
+        }
+        XCTAssertEqual(try coffer(["slots"]).stdoutText.split(separator: "\n").count, 1, "nothing was added")
     }
 
     /// `rotate-key` with every slot's credential re-keys the vault; items stay readable by both.
@@ -86,7 +98,7 @@ final class SlotCommandTests: CLITestCase {
         let key = folder.file("k.key")
         XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", key.path]).status, 0)
         XCTAssertEqual(try coffer(["set", "s", "a"], stdin: Data("v".utf8)).status, 0)
-        assertFailure(try coffer(["rotate-key"]), status: 64,
+        assertFailure(try coffer(["rotate-key"]), status: .usage,
                       message: "invalid argument: key slot 2 (keyfile) is not opened by any credential given")
         XCTAssertEqual(try coffer(["rotate-key", "--also-keyfile", key.path]).status, 0)
         XCTAssertEqual(try coffer(["get", "s", "a"]).stdoutText, "v")

@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -76,15 +77,15 @@ final class SystemdCredsCommandTests: CLITestCase {
         let withFallback = ["--unlock", "systemd-creds,passphrase", "get", "mail", "ada"]
 
         // systemd-creds missing: 69.
-        let noTools: [String: String?] = ["PATH": folder.file("empty").path]
-        assertFailure(try coffer(machineOnly, environment: noPerson.merging(noTools) { $1 }), status: 69,
+        let noTools: [String: String?] = ["COFFER_TEST_SYSTEMD_CREDS": folder.file("empty/systemd-creds").path]
+        assertFailure(try coffer(machineOnly, environment: noPerson.merging(noTools) { $1 }), status: .unavailable,
                       message: "systemd-creds is not installed (it comes with systemd 250 or later)")
         XCTAssertEqual(try coffer(withFallback, environment: noTools).stdoutText, "first")
 
         // Another TPM ($COFFER_TPM2_DEVICE overrides the slot's device): 2.
         let otherMachine = try SoftwareTPM()
         let elsewhere: [String: String?] = ["COFFER_TPM2_DEVICE": otherMachine.device]
-        assertFailure(try coffer(machineOnly, environment: noPerson.merging(elsewhere) { $1 }), status: 2,
+        assertFailure(try coffer(machineOnly, environment: noPerson.merging(elsewhere) { $1 }), status: .locked,
                       message: "the systemd credential does not open here: another machine's host key, another TPM, or a changed PCR")
         otherMachine.flushSessions()
         XCTAssertEqual(try coffer(withFallback, environment: elsewhere).stdoutText, "first")
@@ -92,7 +93,7 @@ final class SystemdCredsCommandTests: CLITestCase {
 
         // PCR 7 changed: 2.
         try tpm.extendPCR(7, with: 0x99)
-        assertFailure(try coffer(machineOnly, environment: noPerson), status: 2,
+        assertFailure(try coffer(machineOnly, environment: noPerson), status: .locked,
                       message: "the systemd credential does not open here: another machine's host key, another TPM, or a changed PCR")
         tpm.flushSessions()
         XCTAssertEqual(try coffer(withFallback).stdoutText, "first")
@@ -102,15 +103,36 @@ final class SystemdCredsCommandTests: CLITestCase {
         tpm.freeze()
         defer { tpm.thaw() }
         let timedOut = try coffer(machineOnly, environment: noPerson)
-        assertFailure(timedOut, status: 75, message: "systemd-creds did not finish within 10 s (the TPM does not answer); it was stopped")
+        assertFailure(timedOut, status: .timedOut, message: "systemd-creds did not finish within 10 s (the TPM does not answer); it was stopped")
         XCTAssertLessThan(timedOut.duration, .seconds(14), "10 s, and the process's start and end")
         XCTAssertEqual(try coffer(["--systemd-creds-timeout", "2"] + withFallback).stdoutText, "first")
 
         // Never an empty PCR list, never a PCR out of range: usage errors before anything runs.
         for pcrs in ["", "7+", "24", "seven"] {
             let refused = try coffer(["slots", "add", "--add-systemd-creds", "--with-key", "tpm2", "--tpm2-pcrs", pcrs])
-            XCTAssertEqual(refused.status, 64, "\(pcrs): \(refused.stderrText)")
+            XCTAssertEqual(refused.exitStatus, .usage, "\(pcrs): \(refused.stderrText)")
         }
+    }
+
+    /// systemd-creds never sees `COFFER_PASSPHRASE`, though `coffer` has it while it adds a
+    /// host-key slot and opens the vault through it: a stand-in that runs the real one records
+    /// the names of the variables it gets.
+    func testSystemdCredsNeverSeesThePassphraseVariable() throws {
+        let hostKey = try HostKey()
+        try initVaultWithItem()
+        let record = folder.file("systemd-creds.variables")
+        let real = try XCTUnwrap(["/usr/bin/systemd-creds", "/bin/systemd-creds"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let standIn = folder.file("systemd-creds")
+        try "#!/bin/sh\nenv | cut -d= -f1 >> '\(record.path)'\nexec \(real) \"$@\"\n".write(to: standIn, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: standIn.path)
+        let environment = hostKey.environment.merging(["COFFER_TEST_SYSTEMD_CREDS": standIn.path]) { $1 }
+
+        try addSlot(["--with-key", "host"], environment: environment)
+        let get = try coffer(["--unlock", "systemd-creds,passphrase", "get", "mail", "ada"], environment: environment)
+        XCTAssertEqual(get.stdoutText, "first", get.stderrText)
+        let names = try String(contentsOf: record, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(names.filter { $0 == "SYSTEMD_CREDENTIAL_SECRET" }.count, 2, "the stand-in ran for the add and the get")
+        XCTAssertEqual(names.filter { $0.hasPrefix("COFFER_") }, [], "no COFFER_ variable reaches systemd-creds")
     }
 
     func testKillDuringSlotsAddLeavesAVaultTheOldSlotsOpen() throws {
@@ -153,11 +175,11 @@ final class SystemdCredsCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["get", "mail", "ada"], environment: service).stdoutText, "first", "found by default")
         try FileManager.default.moveItem(at: credential, to: credentials.appendingPathComponent("vault"))
         XCTAssertEqual(try coffer(["--credential", "vault", "--unlock", "credential", "get", "mail", "ada"], environment: service).stdoutText, "first")
-        assertFailure(try coffer(["--unlock", "credential", "get", "mail", "ada"], environment: service), status: 2,
+        assertFailure(try coffer(["--unlock", "credential", "get", "mail", "ada"], environment: service), status: .locked,
                       message: "no service credential coffer-vault-key in $CREDENTIALS_DIRECTORY (is the service started with LoadCredential= or LoadCredentialEncrypted=?)")
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: credentials.appendingPathComponent("vault").path)
         let open = try coffer(["--credential", "vault", "--unlock", "credential", "get", "mail", "ada"], environment: service)
-        XCTAssertEqual(open.status, 77, open.stderrText)
+        XCTAssertEqual(open.exitStatus, .insecurePermissions, open.stderrText)
     }
 
     func testTheAgentHoldsMachineSlotVaultsAtStartAndReportsTheOneThatFails() throws {

@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -22,9 +23,12 @@ final class DockerCredentialHelperTests: CredentialHelperTestCase {
         try? JSONSerialization.jsonObject(with: output.stdout) as? NSObject
     }
 
+    /// docker's protocol has one status for every error, 1: coffer's "not found" in number only.
+    private let dockerError = ExitStatus.notFound
+
     /// Asserts a docker helper error: exit status 1, `message` alone on stdout, nothing on stderr.
     private func assertError(_ output: ChildProcess.Output, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(output.status, 1, file: file, line: line)
+        XCTAssertEqual(output.exitStatus, dockerError, file: file, line: line)
         XCTAssertEqual(output.stdoutText, message + "\n", file: file, line: line)
         XCTAssertEqual(output.stderrText, "", file: file, line: line)
     }
@@ -73,7 +77,7 @@ final class DockerCredentialHelperTests: CredentialHelperTestCase {
         assertError(try dockerHelper(["get"], " \n"), "no credentials server URL")
         assertError(try dockerHelper(["erase"], ""), "no credentials server URL")
         let noAction = try dockerHelper([])
-        XCTAssertEqual(noAction.status, 1)
+        XCTAssertEqual(noAction.exitStatus, dockerError)
         XCTAssertTrue(noAction.stdoutText.hasSuffix("(usage: docker-credential-coffer [options] <store|get|erase|list|version>)\n"), noAction.stdoutText)
         XCTAssertEqual(try coffer(["list"]).stdoutText, "", "nothing stored")
     }
@@ -110,7 +114,7 @@ final class DockerCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(try coffer(["set", "--internet", "r.example", "ada"], stdin: Data("mine".utf8)).status, 0)
         assertError(try dockerHelper(["get"], "r.example"), "credentials not found in native keychain")
         let refused = try dockerHelper(["store"], #"{"ServerURL":"r.example","Username":"ada","Secret":"s"}"#)
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.exitStatus, dockerError)
         XCTAssertTrue(refused.stdoutText.contains("did not write; not replacing it"), refused.stdoutText)
         XCTAssertEqual(try coffer(["get", "--internet", "r.example", "ada"]).stdoutText, "mine")
     }

@@ -97,10 +97,10 @@ final class ForwardedCommandTests: CLITestCase {
     func testACommandRunsWithItsArgumentsAndExitStatus() throws {
         try initVault()
         let status = try coffer(["status", "--json"])
-        XCTAssertEqual(status.status, 4, status.stderrText)
+        XCTAssertEqual(status.exitStatus, .loginNeeded, status.stderrText)
         XCTAssertNotNil(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
         let usage = try coffer(["login", "--no-such-option"])
-        XCTAssertEqual(usage.status, 64)
+        XCTAssertEqual(usage.exitStatus, .usage)
     }
 
     func testAMissingExecutableIsAClearError() throws {
@@ -109,7 +109,7 @@ final class ForwardedCommandTests: CLITestCase {
         let copy = alone.appendingPathComponent("coffer")
         try FileManager.default.copyItem(at: BuiltProducts.executable("coffer"), to: copy)
         let run = try ChildProcess.run(copy, ["status"])
-        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.exitStatus, .unavailable)
         XCTAssertEqual(run.stderrText, "coffer: cannot run \(alone.path)/coffer-auth: No such file or directory (it is installed beside coffer)\n")
     }
 
@@ -139,7 +139,7 @@ final class ForwardedCommandTests: CLITestCase {
             coffer: cannot find the folder coffer runs from (/proc/self/exe: File name too long), where coffer-auth and coffer-dev-backend are
 
             """)
-        XCTAssertEqual(run.status, 69)
+        XCTAssertEqual(run.exitStatus, .unavailable)
         XCTAssertFalse(FileManager.default.fileExists(atPath: marker), "the working folder's coffer-auth did not run")
     }
 

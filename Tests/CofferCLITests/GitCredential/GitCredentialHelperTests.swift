@@ -129,26 +129,26 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(try get(site), login("ada", longest))
 
         let refused = try run("store", site + ["username=ada", "password=\(longest)y"])
-        XCTAssertEqual(refused.status, 65)
+        XCTAssertEqual(refused.exitStatus, .dataError)
         XCTAssertEqual(
             refused.stderrText,
             "git-credential-coffer: refused the request: a line of the request is longer than 65535 bytes; nothing answered or stored\n")
         XCTAssertEqual(try get(site), login("ada", longest), "the stored login is untouched")
 
         let tooLongGet = try run("get", site + ["wwwauth[]=\(longest)yy"])
-        XCTAssertEqual(tooLongGet.status, 65)
+        XCTAssertEqual(tooLongGet.exitStatus, .dataError)
         XCTAssertEqual(tooLongGet.stdoutText, "", "nothing answered")
     }
 
     func testANulByteRefusesTheWholeRequest() throws {
         try store(site + ["username=ada", "password=p"])
         let get = try gitHelper(["get"], "protocol=https\nhost=git.example\nusername=ada\u{0}x\n\n")
-        XCTAssertEqual(get.status, 65)
+        XCTAssertEqual(get.exitStatus, .dataError)
         XCTAssertEqual(get.stdoutText, "")
         XCTAssertEqual(get.stderrText, "git-credential-coffer: refused the request: the request holds a NUL byte; nothing answered or stored\n")
 
         let store = try gitHelper(["store"], "protocol=https\nhost=git.example\nusername=ada\npassword=new\u{0}\n\n")
-        XCTAssertEqual(store.status, 65)
+        XCTAssertEqual(store.exitStatus, .dataError)
         XCTAssertEqual(try self.get(site), login("ada", "p"), "nothing stored")
     }
 
@@ -159,7 +159,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
             (Array("capability[]=authtype\nephemeral=maybe\n\n".utf8), "the request's ephemeral is not a boolean"),
         ] {
             let refused = try helper(Self.gitHelperPath, ["store"], stdin: Data(request))
-            XCTAssertEqual(refused.status, 65, reason)
+            XCTAssertEqual(refused.exitStatus, .dataError, reason)
             XCTAssertEqual(refused.stderrText, "git-credential-coffer: refused the request: \(reason); nothing answered or stored\n")
         }
         XCTAssertEqual(try coffer(["list"]).stdoutText, "")
@@ -206,7 +206,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(try coffer(["set", "--internet", "https://git.example", "ada"], stdin: Data("mine".utf8)).status, 0)
         XCTAssertEqual(try get(site), [])
         let refused = try run("store", site + ["username=ada", "password=p"])
-        XCTAssertEqual(refused.status, 1)
+        XCTAssertEqual(refused.exitStatus, .alreadyExists, "never 'not found': the item is there")
         XCTAssertTrue(refused.stderrText.contains("did not write; not replacing it"), refused.stderrText)
         XCTAssertEqual(try coffer(["get", "--internet", "https://git.example", "ada"]).stdoutText, "mine")
     }
@@ -243,7 +243,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
     func testAVaultItCannotUnlockGivesOneLineAndNoAnswerWithinSeconds() throws {
         try store(site + ["username=ada", "password=p"])
         let locked = try run("get", site, environment: ["COFFER_PASSPHRASE": nil])
-        XCTAssertEqual(locked.status, 2)
+        XCTAssertEqual(locked.exitStatus, .locked)
         XCTAssertEqual(locked.stdoutText, "", "no answer: git goes on to its other helpers or asks")
         XCTAssertEqual(
             locked.stderrText,
@@ -251,7 +251,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         XCTAssertLessThan(locked.duration, .milliseconds(TestTiming.limit(milliseconds: 5000)))
 
         let wrong = try run("get", site, environment: ["COFFER_PASSPHRASE": "wrong"])
-        XCTAssertEqual(wrong.status, 2)
+        XCTAssertEqual(wrong.exitStatus, .locked)
         XCTAssertEqual(wrong.stderrText, "git-credential-coffer: cannot use the vault: wrong passphrase\n")
         XCTAssertEqual(wrong.stdoutText, "")
     }
@@ -266,7 +266,7 @@ final class GitCredentialHelperTests: CredentialHelperTestCase {
         }
         let onTerminal = try ChildProcess.run(
             "python3", [CofferCLI.repository.appendingPathComponent("Tests/CofferCLITests/Fixtures/answer_on_terminal.py").path, "[]", "/bin/sh", "-c", script], environment: baseEnvironment.merging(["COFFER_PASSPHRASE": nil]) { $1 }, timeout: .seconds(40))
-        XCTAssertEqual(onTerminal.status, 2, onTerminal.stdoutText)
+        XCTAssertEqual(onTerminal.exitStatus, .locked, onTerminal.stdoutText)
         XCTAssertFalse(onTerminal.stdoutText.contains("Passphrase:"), "a prompt on the terminal: \(onTerminal.stdoutText)")
         XCTAssertTrue(onTerminal.stdoutText.contains("git-credential-coffer: cannot use the vault"), onTerminal.stdoutText)
         XCTAssertLessThan(onTerminal.duration, .milliseconds(TestTiming.limit(milliseconds: 10000)))

@@ -1,3 +1,4 @@
+import Coffer
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -123,6 +124,39 @@ final class GitOverHTTPTests: CredentialHelperTestCase {
         let asked = try gitCredential("fill", site)
         XCTAssertEqual(asked.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n")
         XCTAssertEqual(asked.asks.count, 2, "nothing stored any more: git asks")
+    }
+
+    /// A stored credential whose username holds a newline (written through the vault, as a
+    /// Secret Service client can write one over D-Bus), or whose password holds a NUL byte, is
+    /// not answered: written out, `ada\nhost=evil.example` would have given git a host of the
+    /// item's choosing. The helper says why on stderr and exits 65; git, answered nothing, asks;
+    /// the item stays as it was. Before, `git credential fill` printed `host=evil.example`.
+    func testAStoredFieldWithALineBreakIsNotAnswered() throws {
+        _ = try gitCredential("approve", site + ["username=ada", "password=s3cret"])
+        let store = try Vault.open(at: vault, unlock: .passphrase(passphrase))
+        let stored = try XCTUnwrap(try store.items(matching: .all).first)
+        let cases: [(account: String, secret: Data, field: String)] = [
+            ("ada\nhost=evil.example", Data("s3cret".utf8), "username"),
+            ("ada", Data("s3\0cret".utf8), "password"),
+        ]
+        for (account, secret, field) in cases {
+            for existing in try store.items(matching: .all) { _ = try store.remove(existing.id) }
+            let id = ItemID.internetPassword(server: stored.id.service, account: account)
+            try store.set(secret, for: id, options: stored.options)
+
+            let filled = try gitCredential("fill", site)
+            XCTAssertFalse(filled.output.stdoutText.contains("evil"), filled.output.stdoutText)
+            XCTAssertEqual(filled.output.stdoutText, "protocol=https\nhost=git.example\nusername=ada\npassword=first password\n", field)
+            XCTAssertEqual(filled.asks.count, 2, "no answer from the helper: git asks (\(field))")
+            XCTAssertTrue(filled.output.stderrText.contains(
+                "git-credential-coffer: the stored credential's \(field) holds a newline, carriage return or NUL byte"), filled.output.stderrText)
+
+            let direct = try gitHelper(["get"], "protocol=https\nhost=git.example\n\n")
+            XCTAssertEqual(direct.exitStatus, .dataError, direct.stderrText)
+            XCTAssertEqual(direct.stdoutText, "", "nothing answered")
+            XCTAssertEqual(try store.items(matching: .all).map(\.id), [id], "the item stays as it was")
+            XCTAssertEqual(try store.secret(for: id), secret)
+        }
     }
 
     func testGitAsksWhenTheVaultCannotBeUnlocked() throws {

@@ -2,7 +2,7 @@ import CofferTestSupport
 import Foundation
 import XCTest
 
-/// `--json` of get, list, slots, check and doctor: parsed, with the field names the README documents.
+/// `--json` of get, list, slots, check and doctor: parsed, with the field names docs/scripting.md documents.
 final class JSONOutputTests: CLITestCase {
     private func object(_ output: ChildProcess.Output, file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
         XCTAssertTrue(output.stdoutText.hasSuffix("\n") && output.stdoutText.filter { $0 == "\n" }.count == 1, "one line", file: file, line: line)
@@ -34,7 +34,7 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual(listed.count, 1)
         XCTAssertNil(listed[0]["secret"], "list never prints a secret")
         XCTAssertEqual(listed[0]["service"] as? String, "mail")
-        assertFailure(try coffer(["get", "mail", "nobody", "--json"]), status: 1, message: "item not found")
+        assertFailure(try coffer(["get", "mail", "nobody", "--json"]), status: .notFound, message: "item not found")
     }
 
     func testSlotsCheckAndDoctor() throws {
@@ -66,17 +66,30 @@ final class JSONOutputTests: CLITestCase {
         XCTAssertEqual((vault["slots"] as? [[String: Any]])?.first?["kind"] as? String, "passphrase")
     }
 
+    /// Each slot shows only what its kind has: a passphrase slot its `kdf`, a key-file slot no
+    /// more than its id, kind and creation time (`-` in the text's third column).
+    func testSlotsShowOnlyWhatTheirKindHas() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", folder.file("k.key").path]).status, 0)
+        let slots = try array(try coffer(["slots", "--json"]))
+        XCTAssertEqual(slots.map { Set($0.keys) }, [["id", "kind", "kdf", "created"], ["id", "kind", "created"]])
+        let lines = try coffer(["slots"]).stdoutText.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        XCTAssertEqual(lines.map { $0.count }, [4, 4])
+        XCTAssertTrue(lines[0][2].hasPrefix("argon2id ops="), lines[0][2])
+        XCTAssertEqual(lines[1][1...2], ["keyfile", "-"])
+    }
+
     func testCheckJSONListsProblemsAndExits3() throws {
         try initVault()
         XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("v".utf8)).status, 0)
         try RecordForgery.sealMalformedRecord(in: vault, passphrase: passphrase, service: "bad", account: "a")
         let check = try coffer(["check", "--json"])
-        XCTAssertEqual(check.status, 3)
+        XCTAssertEqual(check.exitStatus, .integrityFailure)
         let report = try object(check)
         XCTAssertEqual(report["sound"] as? Bool, false)
         XCTAssertEqual(report["soundRecords"] as? Int, 1)
         XCTAssertEqual((report["problems"] as? [String])?.count, 1)
-        XCTAssertEqual(check.stderrText, "", "the JSON says it all")
+        XCTAssertEqual(check.stderrText, "coffer: the vault has 1 problem(s)\n", "as without --json; stdout holds the JSON alone")
     }
 
     func testDoctorJSONWithNoVault() throws {

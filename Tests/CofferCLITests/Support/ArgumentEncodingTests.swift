@@ -8,8 +8,8 @@ final class ArgumentEncodingTests: CLITestCase {
     /// `svc\xff` and `svc\xfe` were the same item.
     func testNamesThatAreNotUTF8AreRefused() throws {
         try initVault()
-        assertFailure(try shell(#"printf s | "$COFFER" set "$(printf 'svc\377')" a"#), status: 64, message: "argument 2 is not valid UTF-8")
-        assertFailure(try shell(#""$COFFER" get "$(printf 'svc\376')" a"#), status: 64, message: "argument 2 is not valid UTF-8")
+        assertFailure(try shell(#"printf s | "$COFFER" set "$(printf 'svc\377')" a"#), status: .usage, message: "argument 2 is not valid UTF-8")
+        assertFailure(try shell(#""$COFFER" get "$(printf 'svc\376')" a"#), status: .usage, message: "argument 2 is not valid UTF-8")
         XCTAssertEqual(try coffer(["list"]).stdoutText, "")
     }
 
@@ -18,11 +18,11 @@ final class ArgumentEncodingTests: CLITestCase {
     func testPassphrasesThatAreNotUTF8AreRefused() throws {
         try initVault()
         assertFailure(try shell(#"unset COFFER_PASSPHRASE; printf '\377\377\377\377' | "$COFFER" --passphrase-fd 0 get s a"#),
-                      status: 64, message: "invalid argument: the passphrase is not valid UTF-8")
+                      status: .usage, message: "invalid argument: the passphrase is not valid UTF-8")
         assertFailure(try shell(#"COFFER_PASSPHRASE="$(printf '\376\375\374\200')" "$COFFER" get s a"#),
-                      status: 64, message: "$COFFER_PASSPHRASE is not valid UTF-8")
+                      status: .usage, message: "$COFFER_PASSPHRASE is not valid UTF-8")
         assertFailure(try shell(#"unset COFFER_PASSPHRASE; printf '\377\377' | "$COFFER" --passphrase-fd 0 init --vault "$COFFER_VAULT.2""#),
-                      status: 64, message: "invalid argument: the passphrase is not valid UTF-8")
+                      status: .usage, message: "invalid argument: the passphrase is not valid UTF-8")
     }
 
     /// Valid non-ASCII names and passphrases still work, and distinct names stay distinct.

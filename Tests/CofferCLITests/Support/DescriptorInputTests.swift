@@ -11,7 +11,7 @@ final class DescriptorInputTests: CLITestCase {
     func testPasswdWithAClosedDescriptorKeepsTheOldPassphrase() throws {
         try initVault()
         XCTAssertEqual(try coffer(["set", "s", "a"], stdin: Data("v".utf8)).status, 0)
-        assertFailure(try shell(#""$COFFER" passwd --new-passphrase-fd 3 3<&-"#), status: 64, message: "file descriptor 3 is not open")
+        assertFailure(try shell(#""$COFFER" passwd --new-passphrase-fd 3 3<&-"#), status: .usage, message: "file descriptor 3 is not open")
         XCTAssertEqual(try coffer(["get", "s", "a"]).stdoutText, "v")
     }
 
@@ -26,7 +26,7 @@ final class DescriptorInputTests: CLITestCase {
             #"umask 077; : > "$COFFER_VAULT-wal"; "$COFFER" slots add --add-passphrase --new-passphrase-fd 3 3<"$COFFER_VAULT-wal""#,
         ]
         for script in cases {
-            assertFailure(try shell(script), status: 64, message: "file descriptor 3 is the vault's own file, not a secret")
+            assertFailure(try shell(script), status: .usage, message: "file descriptor 3 is the vault's own file, not a secret")
         }
         XCTAssertEqual(try coffer(["get", "s", "a"]).stdoutText, "v")
         XCTAssertEqual(try coffer(["slots"]).stdoutText.split(separator: "\n").count, 1, "no slot was added")
@@ -34,7 +34,7 @@ final class DescriptorInputTests: CLITestCase {
 
     /// A closed --passphrase-fd is refused the same way, and nothing is created.
     func testClosedPassphraseDescriptorIsRefused() throws {
-        assertFailure(try shell(#"unset COFFER_PASSPHRASE; "$COFFER" --passphrase-fd 3 init 3<&-"#), status: 64, message: "file descriptor 3 is not open")
+        assertFailure(try shell(#"unset COFFER_PASSPHRASE; "$COFFER" --passphrase-fd 3 init 3<&-"#), status: .usage, message: "file descriptor 3 is not open")
         XCTAssertFalse(FileManager.default.fileExists(atPath: vault.path))
     }
 }

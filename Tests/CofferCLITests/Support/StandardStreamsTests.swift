@@ -1,3 +1,4 @@
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -13,13 +14,13 @@ final class StandardStreamsTests: CLITestCase {
     /// `get` and `list --json` with stdout closed (before: SIGILL from a `try!` in FileHandle).
     func testClosedStdoutIsExit74() throws {
         for command in [#""$COFFER" get S A >&-"#, #""$COFFER" list --json >&-"#, #""$COFFER" list >&-"#, #""$COFFER" doctor >&-"#] {
-            assertFailure(try shell(command), status: 74, message: "cannot write the output: standard output is closed")
+            assertFailure(try shell(command), status: .outputFailed, message: "cannot write the output: standard output is closed")
         }
     }
 
     /// A full device (/dev/full: every write fails with ENOSPC).
     func testFullStdoutIsExit74() throws {
-        assertFailure(try shell(#""$COFFER" get S A >/dev/full"#), status: 74, message: "cannot write the output: No space left on device")
+        assertFailure(try shell(#""$COFFER" get S A >/dev/full"#), status: .outputFailed, message: "cannot write the output: No space left on device")
     }
 
     /// A pipe whose reader has gone, with SIGPIPE ignored: EPIPE is exit 74. Under SIGPIPE's
@@ -36,19 +37,19 @@ final class StandardStreamsTests: CLITestCase {
                 print(done.returncode, done.stderr.decode().strip())
             """
         let outcome = try shell(#"python3 -c "$SCRIPT" "$COFFER" list --json"#, environment: ["SCRIPT": script])
-        XCTAssertEqual(outcome.stdoutText, "74 coffer: cannot write the output: Broken pipe\n-\(SIGPIPE) \n", outcome.stderrText)
+        XCTAssertEqual(outcome.stdoutText, "\(ExitStatus.outputFailed.rawValue) coffer: cannot write the output: Broken pipe\n-\(SIGPIPE) \n", outcome.stderrText)
     }
 
     /// With stderr closed, an error still gives its exit status (before: a crash).
     func testClosedStderrKeepsTheExitStatus() throws {
-        XCTAssertEqual(try shell(#""$COFFER" get S missing 2>&-"#).status, 1)
+        XCTAssertEqual(try shell(#""$COFFER" get S missing 2>&-"#).exitStatus, .notFound)
         XCTAssertEqual(try shell(#""$COFFER" get S A 2>&-"#).stdoutText, "secret")
-        XCTAssertEqual(try shell(#""$COFFER" get S A >&- 2>&-"#).status, 74)
+        XCTAssertEqual(try shell(#""$COFFER" get S A >&- 2>&-"#).exitStatus, .outputFailed)
     }
 
     /// With stdin closed, `set` refuses rather than storing an empty secret.
     func testClosedStdinIsRefused() throws {
-        assertFailure(try shell(#""$COFFER" set S B <&-"#), status: 64, message: "standard input is closed")
-        assertFailure(try coffer(["get", "S", "B"]), status: 1, message: "item not found")
+        assertFailure(try shell(#""$COFFER" set S B <&-"#), status: .usage, message: "standard input is closed")
+        assertFailure(try coffer(["get", "S", "B"]), status: .notFound, message: "item not found")
     }
 }

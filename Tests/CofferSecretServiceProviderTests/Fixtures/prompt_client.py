@@ -5,9 +5,17 @@ JSON: what Unlock answered, and the Completed signal's dismissed flag and result
     prompt_client.py created     lock the login collection, then unlock a created collection
     prompt_client.py login       lock the login collection, then unlock it
     prompt_client.py dismiss     lock the login collection, unlock it, and Dismiss the prompt
+    prompt_client.py dismiss-running ROUNDS STARTED
+                                 lock the login collection; ROUNDS times: unlock it, Prompt, wait
+                                 until the prompter has added its line to the file STARTED, Dismiss
+    prompt_client.py leave STARTED
+                                 lock the login collection, unlock it, Prompt, wait until the
+                                 prompter has added its line to STARTED, and leave the bus
 """
 import json
+import os
 import sys
+import time
 
 from jeepney import DBusAddress, MatchRule, new_method_call
 from jeepney.bus_messages import message_bus
@@ -31,7 +39,47 @@ def locked(path):
     return call(properties, "Get", "ss", ("org.freedesktop.Secret.Collection", "Locked"))[0][1]
 
 
+def wait_for_lines(path, count):
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            with open(path) as file:
+                if len(file.read().splitlines()) >= count:
+                    return
+        time.sleep(0.005)
+    raise SystemExit(f"the prompter did not start: fewer than {count} lines in {path}")
+
+
+def dismiss_running(rounds, started):
+    call(SERVICE, "Lock", "ao", ([LOGIN],))
+    rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed")
+    connection.send_and_get_reply(message_bus.AddMatch(rule))
+    dismissed = []
+    with connection.filter(rule, bufsize=4) as queue:
+        for index in range(rounds):
+            _unlocked, prompt = call(SERVICE, "Unlock", "ao", ([LOGIN],))
+            address = DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt")
+            call(address, "Prompt", "s", ("",))
+            wait_for_lines(started, index + 1)
+            call(address, "Dismiss")
+            completed = connection.recv_until_filtered(queue, timeout=60)
+            while completed.header.fields[1] != prompt:
+                completed = connection.recv_until_filtered(queue, timeout=60)
+            dismissed.append(completed.body[0])
+    return {"rounds": len(dismissed), "all_dismissed": all(dismissed), "locked_after": locked(LOGIN)}
+
+
 mode = sys.argv[1]
+if mode == "dismiss-running":
+    json.dump(dismiss_running(int(sys.argv[2]), sys.argv[3]), sys.stdout, sort_keys=True)
+    sys.exit(0)
+if mode == "leave":
+    call(SERVICE, "Lock", "ao", ([LOGIN],))
+    _unlocked, prompt = call(SERVICE, "Unlock", "ao", ([LOGIN],))
+    call(DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt"), "Prompt", "s", ("",))
+    wait_for_lines(sys.argv[2], 1)
+    json.dump({"prompted": True}, sys.stdout)
+    sys.exit(0)
 report = {}
 target = LOGIN
 if mode == "created":

@@ -18,28 +18,50 @@ final class ProviderFixture {
     let vaults = HeldVaults(idleTimeout: 3600)
     let loginURL: URL
     let login: Vault
-    let provider: SecretServiceProvider
+    private let configuration: SecretServiceProvider.Configuration
+    private let onInterruption: @Sendable (SecretServiceProvider.Interruption) -> Void
+    private(set) var provider: SecretServiceProvider
 
-    /// `prompter`: the `--prompter` command (`nil`: none). `unlocked`: whether the agent holds
-    /// the login vault at start. `onInterruption`: told when the provider stops serving.
+    /// `prompter`: the `--prompter` command (`nil`: none), given `prompterTimeout` to answer.
+    /// `unlocked`: whether the agent holds the login vault at start. `users`: who may connect to
+    /// the bus. `beforeStart` runs once the login vault exists, before the provider starts (to lay
+    /// out what it should find). `onInterruption`: told when the provider stops serving.
     init(
-        prompter: String? = nil, unlocked: Bool = true,
+        prompter: String? = nil, prompterTimeout: Duration = .seconds(20), unlocked: Bool = true,
+        users: PrivateBus.Users = PrivateBus.Users(), beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in },
         onInterruption: @escaping @Sendable (SecretServiceProvider.Interruption) -> Void = { _ in }
     ) throws {
-        bus = try PrivateBus()
+        bus = try PrivateBus(users: users)
         loginURL = folder.file("data/coffer/default.vault")
         login = try Vault.create(
             at: loginURL, with: .passphrase(Self.loginPassphrase),
             configuration: Vault.Configuration(passphraseCost: PassphraseCost(operations: 1, memoryBytes: 64 * 1024)))
+        try beforeStart(Layout(loginURL: loginURL, login: login))
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
-        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: .seconds(20)) })
+        var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: prompterTimeout) })
         configuration.busAddress = bus.address
+        self.configuration = configuration
+        self.onInterruption = onInterruption
         provider = SecretServiceProvider(configuration: configuration, keeper: vaults, onInterruption: onInterruption)
         try provider.start()
     }
 
+    /// What `beforeStart` is given: the login vault (unlocked) and where it is.
+    struct Layout {
+        let loginURL: URL
+        let login: Vault
+    }
+
     deinit {
         provider.stop()
+    }
+
+    /// Stops the provider and starts a new one on the same vaults and bus, as an agent restart
+    /// would: it reads everything afresh.
+    func restart() throws {
+        provider.stop()
+        provider = SecretServiceProvider(configuration: configuration, keeper: vaults, onInterruption: onInterruption)
+        try provider.start()
     }
 
     /// The environment of a client: the private bus, a home of its own, no display.

@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
-"""An independent reader of Coffer vault formats 1, 2 and 3, written from docs/vault-format.md alone.
+"""An independent reader and writer of Coffer vault formats 1, 2 and 3, written from
+docs/vault-format.md alone.
 
 It uses only Python's sqlite3, hashlib and unicodedata modules and the system libsodium
 through ctypes. It prints every live item as JSON, the secret in base64, and the format version;
 in version 3 also each item's owner and access list, the access policy and the audit log
-(newest first).
+(newest first). With --write it first sets the items of a JSON file (in the shape it prints) as
+a writer does (section 6), migrating a version 1 or 2 vault (sections 7.1 and 7.2): a new item
+gets the owner and access list the file gives it, an item that exists keeps its own (5.5).
 
     read_vault.py VAULT                 the passphrase is read from stdin
     read_vault.py VAULT --keyfile PATH  open a key-file slot instead
     read_vault.py VAULT --systemd-creds open a systemd-creds slot (section 4.5) with systemd-creds
+    read_vault.py VAULT ... --write ITEMS.json
+                                        set these items first (created and modified are now)
     read_vault.py VAULT ... --search NAME=VALUE ...
-                                        version 2 and 3: only the items the attribute index finds for
-                                        these attributes (section 5.4), each checked
+                                        only the items whose attributes include these: through
+                                        the attribute index in versions 2 and 3, by opening every
+                                        record in version 1 (section 5.4), each checked
 """
 import base64
 import ctypes
 import ctypes.util
 import hashlib
 import json
+import os
 import sqlite3
 import struct
 import subprocess
@@ -40,6 +47,16 @@ def aead_open(box, key, ad):
         out, ctypes.byref(out_len), None, box[24:], ctypes.c_ulonglong(len(box) - 24),
         ad, ctypes.c_ulonglong(len(ad)), box[:24], key)
     return out.raw[:out_len.value] if status == 0 else None
+
+
+def aead_seal(plain, key, ad):
+    """Section 3's sealed box: a random 24-byte nonce, then the ciphertext and its tag."""
+    nonce = os.urandom(24)
+    out = ctypes.create_string_buffer(len(plain) + 16)
+    out_len = ctypes.c_ulonglong(0)
+    sodium.crypto_aead_xchacha20poly1305_ietf_encrypt(
+        out, ctypes.byref(out_len), plain, ctypes.c_ulonglong(len(plain)), ad, ctypes.c_ulonglong(len(ad)), None, nonce, key)
+    return nonce + out.raw[:out_len.value]
 
 
 def argon2id(passphrase, salt, opslimit, memlimit):
@@ -254,23 +271,142 @@ def parse_plaintext(plain, version):
 
 
 def attributes_of(item):
-    """Section 5.4: the item's attributes, the class's names over custom ones, NFC."""
-    attributes = {unicodedata.normalize("NFC", k): unicodedata.normalize("NFC", v) for k, v in item["attributes"].items()}
+    """Section 5.4: the item's attributes, the class's names over custom ones, all in NFC
+    whatever the record's bytes; a field that is present, even empty, is an attribute."""
+    attributes = dict(item["attributes"])
     if item["class"] == "genericPassword":
         attributes.update(service=item["service"], username=item["account"])
     elif item["class"] == "internetPassword":
         attributes.update(server=item["service"], user=item["account"])
-        for field, name in (("protocol", "protocol"), ("path", "object"), ("authenticationType", "authtype")):
-            if field in item:
-                attributes[name] = item[field]
+        for field_name, name in (("protocol", "protocol"), ("path", "object"), ("authenticationType", "authtype")):
+            if field_name in item:
+                attributes[name] = item[field_name]
         if "port" in item:
             attributes["port"] = str(item["port"])
-    return attributes
+    return {unicodedata.normalize("NFC", k): unicodedata.normalize("NFC", v) for k, v in attributes.items()}
 
 
 def attribute_token(attribute_key, name, value):
     message = struct.pack(">I", len(nfc(name))) + nfc(name) + nfc(value)
     return hashlib.blake2b(message, key=attribute_key, digest_size=16).digest()
+
+
+def field(tag, value):
+    return bytes([tag]) + struct.pack(">I", len(value)) + value
+
+
+def build_program(program):
+    """Section 5.5: a program (in the shape parse_program prints) as its fields, in tag order."""
+    encoded = b""
+    for tag, key in ((1, "executable"), (2, "executableDigest"), (3, "executablePinned"), (4, "script"),
+                     (5, "scriptDigest"), (6, "scriptPinned"), (7, "sandboxApp"), (8, "unit")):
+        if key in program:
+            value = program[key]
+            encoded += field(tag, b"" if value is True else bytes.fromhex(value) if tag in PROGRAM_DIGESTS else value.encode())
+    return encoded
+
+
+def build_plaintext(item, created, modified, owner=None, allowed=()):
+    """Section 5.3: the item's fields in ascending tag order, text in NFC; then its owner and its
+    access list (5.5), sorted by their bytes."""
+    code = {v: k for k, v in CLASSES.items()}[item["class"]]
+    plain = bytes([code]) + field(1, nfc(item["service"])) + field(2, nfc(item.get("account", "")))
+    plain += field(3, base64.b64decode(item["secret"]))
+    plain += field(4, struct.pack(">q", created)) + field(5, struct.pack(">q", modified))
+    if "expires" in item:
+        plain += field(6, struct.pack(">q", item["expires"]))
+    for tag, key in ((7, "label"), (8, "comment"), (9, "contentType")):
+        if key in item:
+            plain += field(tag, nfc(item[key]))
+    if code == 2:
+        if "protocol" in item:
+            plain += field(0x10, nfc(item["protocol"]))
+        if "port" in item:
+            plain += field(0x11, struct.pack(">H", item["port"]))
+        for tag, key in ((0x12, "path"), (0x13, "authenticationType")):
+            if key in item:
+                plain += field(tag, nfc(item[key]))
+    for name, value in sorted((nfc(k), nfc(v)) for k, v in item.get("attributes", {}).items()):
+        plain += field(0x20, struct.pack(">I", len(name)) + name + value)
+    if owner is not None:
+        plain += field(0x30, build_program(owner))
+    for program in sorted({build_program(p) for p in allowed}):
+        plain += field(0x31, program)
+    return code, plain
+
+
+def index_rows(db, attribute_key, row_key, item):
+    """Section 5.4: the item's index rows replace whatever rows its row key had."""
+    db.execute("DELETE FROM attribute_index WHERE row_key = ?", (row_key,))
+    for name, value in attributes_of(item).items():
+        db.execute("INSERT OR IGNORE INTO attribute_index (token, row_key) VALUES (?, ?)",
+                   (attribute_token(attribute_key, name, value), row_key))
+
+
+def open_record(record, record_key, item_ad_prefix, row_key, index_key, version):
+    """Sections 5.2 and 5.3: the item if the record passes every integrity check, else None."""
+    plain = aead_open(record, record_key, item_ad_prefix + row_key) if len(record) <= 2 << 20 else None
+    if plain is None:
+        return None
+    try:
+        item, service, account = parse_plaintext(plain, version)
+    except Malformed:
+        return None
+    return item if blind_index(index_key, plain[0], service, account) == row_key else None
+
+
+def migrate_to_2(db, keys, item_ad_prefix):
+    """Section 7.1: the index, with the rows of every record that passes every check."""
+    db.execute("CREATE TABLE attribute_index (token BLOB NOT NULL, row_key BLOB NOT NULL, "
+               "PRIMARY KEY (token, row_key)) WITHOUT ROWID")
+    db.execute("CREATE INDEX attribute_index_by_row ON attribute_index (row_key)")
+    for row_key, record in db.execute("SELECT row_key, record FROM items").fetchall():
+        item = open_record(record, keys["record"], item_ad_prefix, row_key, keys["index"], 1)
+        if item is not None:
+            index_rows(db, keys["attribute"], row_key, item)
+    db.execute("PRAGMA user_version = 2")
+
+
+def migrate_to_3(db, keys, vault_id):
+    """Section 7.2: the access tables, the policy open, an empty audit log."""
+    db.execute("CREATE TABLE access_settings (singleton INTEGER PRIMARY KEY CHECK (singleton = 1), policy BLOB NOT NULL)")
+    db.execute("CREATE TABLE audit_log (sequence INTEGER PRIMARY KEY, entry BLOB NOT NULL)")
+    policy = aead_seal(bytes([0]), keys["record"], b"coffer:policy\x00" + struct.pack(">I", 1) + vault_id)
+    db.execute("INSERT INTO access_settings (singleton, policy) VALUES (1, ?)", (policy,))
+    db.execute("PRAGMA user_version = 3")
+
+
+def write(path, keys, key_check, vault_id, item_ad_prefix, items):
+    """Section 6: one BEGIN IMMEDIATE transaction, synchronous FULL, secure_delete on."""
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA secure_delete = ON")
+    db.execute("BEGIN IMMEDIATE")
+    assert db.execute("SELECT key_check FROM vault").fetchone()[0] == key_check, "another process rotated the vault key"
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if version == 1:
+        migrate_to_2(db, keys, item_ad_prefix)
+    if version <= 2:
+        migrate_to_3(db, keys, vault_id)
+    now_ms = int(time.time() * 1000)
+    for item in items:
+        code = {v: k for k, v in CLASSES.items()}[item["class"]]
+        row_key = blind_index(keys["index"], code, nfc(item["service"]), nfc(item.get("account", "")))
+        created, owner, allowed = now_ms, item.get("owner"), item.get("allowed", [])
+        old = db.execute("SELECT record FROM items WHERE row_key = ?", (row_key,)).fetchone()
+        if old is not None:
+            previous = open_record(old[0], keys["record"], item_ad_prefix, row_key, keys["index"], 3)
+            if previous is not None and previous.get("expires", now_ms + 1) > now_ms:
+                # Section 5.5: a live item keeps its owner and access list, whatever the file says.
+                created, owner, allowed = previous["created"], previous.get("owner"), previous.get("allowed", [])
+        _, plain = build_plaintext(item, created, now_ms, owner, allowed)
+        record = aead_seal(plain, keys["record"], item_ad_prefix + row_key)
+        db.execute("INSERT INTO items (row_key, record) VALUES (?, ?) ON CONFLICT (row_key) DO UPDATE SET record = excluded.record",
+                   (row_key, record))
+        written, _, _ = parse_plaintext(plain, 3)
+        index_rows(db, keys["attribute"], row_key, written)
+    db.execute("COMMIT")
+    db.close()
 
 
 def main():
@@ -284,7 +420,6 @@ def main():
         if len(policies) != 1 or policies[0][0] != 1 or len(policies[0][1]) != 41:
             sys.exit("corrupt vault: the access policy is missing or damaged")
     search = dict(arg.split("=", 1) for arg in sys.argv[sys.argv.index("--search") + 1:]) if "--search" in sys.argv else None
-    assert search is None or version >= 2, "version 1 has no attribute index"
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()
 
     if "--keyfile" in sys.argv:
@@ -316,10 +451,19 @@ def main():
     record_key, index_key, attribute_key = subkey(vault_key, 1, 32), subkey(vault_key, 2, 32), subkey(vault_key, 4, 32)
     assert subkey(vault_key, 3, 16) == key_check, "key check mismatch"
 
+    item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
+    if "--write" in sys.argv:
+        with open(sys.argv[sys.argv.index("--write") + 1]) as f:
+            to_write = json.load(f)
+        db.close()
+        write(path, {"record": record_key, "index": index_key, "attribute": attribute_key}, key_check, vault_id, item_ad_prefix,
+              to_write)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+
     now_ms = int(time.time() * 1000)
     items, unreadable = [], 0
-    item_ad_prefix = b"coffer:item\x00" + struct.pack(">I", 1) + vault_id
-    if search is None:
+    if search is None or version == 1:  # version 1 has no index: every record is opened
         rows = db.execute("SELECT row_key, record FROM items").fetchall()
     else:
         # Section 5.4: the row keys that carry every token, then their records alone.
@@ -330,14 +474,8 @@ def main():
             candidates = found if candidates is None else candidates & found
         rows = [row for rk in sorted(candidates) for row in db.execute("SELECT row_key, record FROM items WHERE row_key = ?", (rk,))]
     for rk, record in rows:
-        plain = aead_open(record, record_key, item_ad_prefix + rk) if len(record) <= 2 << 20 else None
-        try:
-            if plain is None:
-                raise Malformed("does not authenticate")
-            item, service, account = parse_plaintext(plain, version)
-            if blind_index(index_key, plain[0], service, account) != rk:
-                raise Malformed("row key mismatch")
-        except Malformed:
+        item = open_record(record, record_key, item_ad_prefix, rk, index_key, version)
+        if item is None:
             unreadable += 1
             continue
         if search is not None and not all(attributes_of(item).get(nfc(k).decode()) == nfc(v).decode() for k, v in search.items()):
@@ -349,7 +487,7 @@ def main():
     policy, audit, audit_unreadable = "open", [], 0  # section 7.2: a version 2 vault reads as open
     if version >= 3:
         policy_ad = b"coffer:policy\x00" + struct.pack(">I", 1) + vault_id
-        plain = aead_open(policies[0][1], record_key, policy_ad)
+        plain = aead_open(db.execute("SELECT policy FROM access_settings").fetchone()[0], record_key, policy_ad)
         if plain is None or len(plain) != 1 or plain[0] > 2:
             sys.exit("corrupt vault: the access policy does not open")
         policy = ["open", "confirm", "strict"][plain[0]]

@@ -11,24 +11,16 @@ import XCTest
 final class SystemdCredentialSlotTests: XCTestCase {
     let folder = TemporaryFolder()
     let item = ItemID.genericPassword(service: "svc", account: "me")
-    private var savedEnvironment: [String: String?] = [:]
+    /// This process's variables (systemd-creds gets the `SYSTEMD_*` ones) and descriptors.
+    private let inheritable = InheritableState()
 
     override func tearDown() {
-        for (name, value) in savedEnvironment {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
-        savedEnvironment = [:]
+        inheritable.restore()
         super.tearDown()
     }
 
-    /// Sets a variable of this process (systemd-creds inherits it) until the test ends.
-    private func setEnvironment(_ name: String, _ value: String) {
-        if savedEnvironment[name] == nil { savedEnvironment[name] = .some(ProcessInfo.processInfo.environment[name]) }
-        setenv(name, value, 1)
-    }
-
     private func useHostKey(_ key: HostKey) {
-        setEnvironment("SYSTEMD_CREDENTIAL_SECRET", key.path)
+        inheritable.setVariable("SYSTEMD_CREDENTIAL_SECRET", key.path)
     }
 
     private func tpm2(_ tpm: SoftwareTPM, pcrs: [Int]? = nil, timeout: Duration = SystemdCredentials.defaultTimeout) -> VaultCredential {
@@ -142,9 +134,7 @@ final class SystemdCredentialSlotTests: XCTestCase {
         let vault = try folder.makeVault()
         try vault.addKeySlot(tpm2(tpm))
         tpm.flushSessions()
-        let empty = folder.file("no-tools")
-        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
-        setEnvironment("PATH", empty.path)
+        inheritable.setVariable("COFFER_TEST_SYSTEMD_CREDS", folder.file("no-tools/systemd-creds").path)
         assertMachineKey(.systemdCredsMissing) { try vault.addKeySlot(.systemdCredential()) }
         XCTAssertEqual(try vault.keySlots().count, 2, "a slot that could not be sealed is not added")
         let reopened = try Vault.open(at: vault.url, configuration: .test())
@@ -171,15 +161,9 @@ final class SystemdCredentialSlotTests: XCTestCase {
     func testSystemdCredsGetsTheKeyOnlyThroughItsStandardStreams() throws {
         let hostKey = try HostKey()
         useHostKey(hostKey)
-        // The real systemd-creds, behind a wrapper on PATH that records each run's arguments.
-        let tools = folder.file("tools")
-        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: false)
+        // The real systemd-creds, behind a stand-in that records each run's arguments.
         let log = folder.file("arguments.log")
-        let real = try XCTUnwrap(["/usr/bin/systemd-creds", "/bin/systemd-creds"].first { FileManager.default.isExecutableFile(atPath: $0) })
-        let wrapper = tools.appendingPathComponent("systemd-creds")
-        try "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(log.path)'\nexec \(real) \"$@\"\n".write(to: wrapper, atomically: false, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: wrapper.path)
-        setEnvironment("PATH", tools.path + ":/usr/bin:/bin")
+        _ = try placeStandIn("#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(log.path)'\nexec \(try realSystemdCreds) \"$@\"\n")
 
         let vault = try folder.makeVault()
         let slot = try vault.addKeySlot(.systemdCredential(SystemdCredentials.Options(withKey: .host)))
@@ -190,6 +174,99 @@ final class SystemdCredentialSlotTests: XCTestCase {
             decrypt --name=\(name) --newline=no - -
 
             """, "every argument is accounted for: the key is in none of them")
+    }
+
+    /// Puts `script` where Coffer runs systemd-creds from (a stand-in for it, named by
+    /// `$COFFER_TEST_SYSTEMD_CREDS`) until the test ends.
+    private func placeStandIn(_ script: String) throws -> URL {
+        let tools = folder.file("stand-in")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: true)
+        let standIn = tools.appendingPathComponent("systemd-creds")
+        try script.write(to: standIn, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: standIn.path)
+        inheritable.setVariable("COFFER_TEST_SYSTEMD_CREDS", standIn.path)
+        return standIn
+    }
+
+    private var realSystemdCreds: String {
+        get throws { try XCTUnwrap(["/usr/bin/systemd-creds", "/bin/systemd-creds"].first { FileManager.default.isExecutableFile(atPath: $0) }) }
+    }
+
+    /// systemd-creds starts with descriptors 0, 1 and 2 only and an allow-listed environment:
+    /// no `COFFER_PASSPHRASE` (nor any other `COFFER_` variable) although this process has it
+    /// and holds another descriptor open (inheritable); `PATH` is the fixed system one; the
+    /// `SYSTEMD_*` variables pass (here the private host key's path). The slot still works.
+    func testSystemdCredsGetsOnlyItsDescriptorsAndTheAllowedEnvironment() throws {
+        let hostKey = try HostKey()
+        useHostKey(hostKey)
+        inheritable.setVariable("COFFER_PASSPHRASE", "a passphrase systemd-creds must not see")
+        inheritable.setVariable("UNLISTED_SYSTEMD_CREDS_TEST_VARIABLE", "not for children")
+        inheritable.openInheritableDescriptor()
+        let descriptors = folder.file("descriptors")
+        let environment = folder.file("environment")
+        // In Python: a shell script's own descriptor for the script would show in the listing.
+        _ = try placeStandIn("""
+            #!/usr/bin/python3
+            import os, sys
+            def is_open(fd):
+                try:
+                    os.fstat(fd)
+                    return True
+                except OSError:
+                    return False
+            descriptors = [fd for fd in range(1024) if is_open(fd)]
+            with open("\(descriptors.path)", "w") as listing:
+                listing.write("".join(f"{fd}\\n" for fd in descriptors))
+            with open("\(environment.path)", "w") as listing:
+                listing.write("".join(f"{name}={value}\\n" for name, value in os.environ.items()))
+            os.execv("\(try realSystemdCreds)", ["systemd-creds"] + sys.argv[1:])
+
+            """)
+
+        let vault = try folder.makeVault()
+        try vault.addKeySlot(.systemdCredential(SystemdCredentials.Options(withKey: .host)))
+        XCTAssertEqual(try String(contentsOf: descriptors, encoding: .utf8), "0\n1\n2\n", "descriptors 0, 1 and 2 only")
+        let variables = try String(contentsOf: environment, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(variables.map { $0.prefix { $0 != "=" } }.filter { $0.hasPrefix("COFFER_") }, [], "no COFFER_ variable")
+        XCTAssertFalse(variables.contains { $0.hasPrefix("UNLISTED_SYSTEMD_CREDS_TEST_VARIABLE=") }, "only allow-listed variables")
+        XCTAssertTrue(variables.contains("SYSTEMD_CREDENTIAL_SECRET=\(hostKey.path)"), "SYSTEMD_ variables pass")
+        XCTAssertTrue(variables.contains("PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"), "the fixed system PATH")
+        try Vault.open(at: vault.url, configuration: .test()).unlock(with: .systemdCredential())
+    }
+
+    /// A `systemd-creds` first on `$PATH` is never run: Coffer runs the system's own
+    /// (`/usr/bin/systemd-creds`, `/bin/systemd-creds`).
+    func testASystemdCredsFirstOnPathIsNotRun() throws {
+        let hostKey = try HostKey()
+        useHostKey(hostKey)
+        let tools = folder.file("path-tools")
+        try FileManager.default.createDirectory(at: tools, withIntermediateDirectories: false)
+        let ran = folder.file("fake-ran")
+        let fake = tools.appendingPathComponent("systemd-creds")
+        try "#!/bin/sh\ntouch '\(ran.path)'\nexit 1\n".write(to: fake, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: fake.path)
+        inheritable.setVariable("PATH", tools.path + ":/usr/bin:/bin")
+
+        let vault = try folder.makeVault()
+        try vault.addKeySlot(.systemdCredential(SystemdCredentials.Options(withKey: .host)))
+        try Vault.open(at: vault.url, configuration: .test()).unlock(with: .systemdCredential())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ran.path), "the systemd-creds on PATH ran")
+    }
+
+    /// A systemd-creds that starts a child and hangs is ended at the time limit with its child
+    /// (its whole process group), and the failure is the typed timeout.
+    func testASystemdCredsThatHangsIsEndedWithItsChildrenAtTheLimit() throws {
+        let marker = "coffer-systemd-creds-test-\(UUID().uuidString)"
+        defer { for pid in ProcessTable.processes(withCommandLineContaining: marker) { kill(pid, SIGKILL) } }
+        _ = try placeStandIn("#!/bin/sh\nsh -c 'sleep 300; : \(marker)' &\nwait\n")
+        let vault = try folder.makeVault()
+        let started = ContinuousClock.now
+        assertMachineKey(.timedOut(seconds: 1)) {
+            try vault.addKeySlot(.systemdCredential(SystemdCredentials.Options(withKey: .host, timeout: .seconds(1))))
+        }
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(5), "ended at the limit")
+        let left = ProcessTable.waitUntilGone(commandLineContaining: marker, timeout: .seconds(5))
+        XCTAssertEqual(left, [], "left running: \(left.map(ProcessTable.commandLine(of:)))")
     }
 
     func testRotatingTheVaultKeyKeepsTheSlotOpening() throws {

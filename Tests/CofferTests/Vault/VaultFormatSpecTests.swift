@@ -338,4 +338,42 @@ final class VaultFormatSpecTests: XCTestCase {
         XCTAssertEqual(after.items.filter { $0.owner != nil }.map(\.service), ["new"])
         XCTAssertEqual(after.items.filter { $0.service != "new" }, before.items)
     }
+
+    /// The independent writer follows version 3 (sections 5.5 and 7.2): writing into the version 2
+    /// fixture migrates it (policy open, every old item there and unowned), a new item gets the
+    /// owner the file gives it, and an item that exists keeps its owner and access list whatever
+    /// the file says; Coffer reads all of it, and the vault verifies clean.
+    func testPythonWriterKeepsOwnersAndMigratesVersion2() throws {
+        let copy = try VaultFixtureV2Tests.copyFixture(into: folder)
+        let mailer: [String: Any] = ["executable": "/usr/bin/mailer", "executableDigest": String(repeating: "ab", count: 32), "executablePinned": true]
+        let intruder: [String: Any] = ["executable": "/tmp/intruder"]
+        func write(_ items: [[String: Any]]) throws -> Dump {
+            let file = folder.file("items.json")
+            try JSONSerialization.data(withJSONObject: items).write(to: file)
+            return try readWithPython(copy, ["--write", file.path], passphrase: VaultFixtureV2Tests.passphrase)
+        }
+        let item = { (service: String, owner: [String: Any]) -> [String: Any] in
+            ["class": "genericPassword", "service": service, "account": "ada", "secret": "c2VjcmV0", "attributes": [:], "owner": owner,
+             "allowed": [["executable": "/usr/bin/git"]]]
+        }
+        let first = try write([item("new", mailer), item("com.example.mail", intruder).merging(["account": "alice@example.com"]) { $1 }])
+        XCTAssertEqual(first.version, 3)
+        XCTAssertEqual(first.policy, "open")
+
+        let vault = try Vault.open(at: copy, unlock: .passphrase(VaultFixtureV2Tests.passphrase))
+        XCTAssertEqual(try vault.accessPolicy(), .open)
+        let git = Program(executable: "/usr/bin/git")
+        XCTAssertEqual(try vault.access(for: .genericPassword(service: "new", account: "ada")),
+                       ItemAccess(owner: Program(executable: "/usr/bin/mailer", executableDigest: [UInt8](repeating: 0xAB, count: 32), executablePinned: true),
+                                  allowed: [git]))
+        XCTAssertEqual(try vault.access(for: VaultFixtureV2Tests.mail), .unowned, "an existing item keeps having no owner")
+        XCTAssertEqual(try vault.secret(for: VaultFixtureV2Tests.mail), Data("secret".utf8))
+        XCTAssertEqual(first.items, try readWithCoffer(vault))
+        XCTAssertTrue(try vault.verify().isClean)
+
+        let second = try write([item("new", intruder)])
+        XCTAssertEqual(second.items.first { $0.service == "new" }?.owner?.executable, "/usr/bin/mailer")
+        XCTAssertEqual(try vault.access(for: .genericPassword(service: "new", account: "ada"))?.owner?.executable, "/usr/bin/mailer")
+        XCTAssertTrue(try vault.verify().isClean)
+    }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferAgent
 import CofferCommandLine
+import CofferProcess
 import CofferSecretServiceProvider
 import Foundation
 import Glibc
@@ -38,10 +39,6 @@ struct AgentCommand: ParsableCommand {
                 """)
         @ParentCommand var agent: AgentCommand
 
-        /// glibc's POSIX_SPAWN_SETSID (a GNU extension the Glibc module does not export): the agent
-        /// leads a session of its own, apart from the terminal that started it.
-        static let posixSpawnSetSID: Int16 = 0x80
-
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
@@ -77,36 +74,31 @@ struct AgentCommand: ParsableCommand {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            posix_spawnattr_setflags(&attributes, Self.posixSpawnSetSID)
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            for fd: Int32 in 0...2 { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
-            var report: [Int32] = [-1, -1]
-            guard pipe(&report) == 0 else { throw CLIError(message: "cannot start the agent", exitStatus: 70) }
-            for end in report { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            defer { close(report[0]) }
-            posix_spawn_file_actions_adddup2(&actions, report[1], StartupReport.descriptor)
-            var arguments = [executable] + forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+            let report: (read: Int32, write: Int32)
+            do throws(ChildSpawnFailure) {
+                report = try DescriptorPair.pipe()
+            } catch {
+                throw CLIError(message: "cannot start the agent", exitStatus: .software)
+            }
+            defer { close(report.read) }
+            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
                 + heldPaths.flatMap { ["--hold", $0] }
             if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
             if replace { arguments.append("--replace") }
             if let prompter { arguments += ["--prompter", prompter] }
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            let inherited = SecretVariables.environmentWithout().filter { !$0.hasPrefix(StartupReport.variable + "=") }
-            let environment = (inherited + ["\(StartupReport.variable)=\(StartupReport.descriptor)"]).map { strdup($0) } + [nil]
-            defer { environment.forEach { free($0) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environment)
-            close(report[1])
-            guard spawned == 0 else {
-                throw CLIError(message: "cannot start the agent", exitStatus: 70)
+            var environment = SecretVariables.environmentWithout()
+            environment[StartupReport.variable] = "\(StartupReport.descriptor)"
+            // A session of its own, apart from the terminal that started it.
+            let daemon = ChildCommand(executable: executable, arguments: arguments, environment: environment, processGroup: .newSession)
+            let spawned = Result { () throws(ChildSpawnFailure) in
+                try daemon.spawn(descriptors: [0: .nullDevice, 1: .nullDevice, 2: .nullDevice, StartupReport.descriptor: .copy(report.write)])
             }
+            close(report.write)
+            guard case .success(let child) = spawned else {
+                throw CLIError(message: "cannot start the agent", exitStatus: .software)
+            }
+            let pid = child.pid
             // The agent answers once it has tried every --hold vault: each may take up to the
             // systemd-creds timeout.
             let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
@@ -116,16 +108,16 @@ struct AgentCommand: ParsableCommand {
                     for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
-                var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    let reason = StartupReport.read(report[0])
-                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: 70) }
-                    // The agent's own status (WEXITSTATUS) goes with the reason it gave.
-                    throw CLIError(message: reason, exitStatus: status & 0x7F == 0 ? (status >> 8) & 0xFF : 70)
+                if let ending = child.wait(until: .now) {
+                    let reason = StartupReport.read(report.read)
+                    guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: .software) }
+                    // The agent's own exit status goes with the reason it gave.
+                    guard case .exited(let status) = ending else { throw CLIError(message: reason, exitStatus: .software) }
+                    throw CLIError(message: reason, exitStatus: ExitStatus(rawValue: status) ?? .software)
                 }
                 usleep(20_000)
             }
-            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: 75)
+            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: .timedOut)
         }
 
         /// The vaults of --hold as absolute paths, every link resolved where the file exists.
@@ -166,6 +158,7 @@ struct AgentCommand: ParsableCommand {
         /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
         /// cannot be taken, the agent does not start.
         private func serve(path: String) throws {
+            if secretService { SystemAllocator.restartIfNeeded() }
             SecretVariables.scrub()
             OpenFileLimit.raiseToHardLimit()
             let environment = ProcessInfo.processInfo.environment
@@ -219,7 +212,7 @@ struct AgentCommand: ParsableCommand {
                 try provider.start()
             } catch {
                 StartupReport.write("\(error)")
-                throw CLIError(message: "\(error)", exitStatus: 69)
+                throw CLIError(message: "\(error)", exitStatus: .unavailable)
             }
             handler.report(.serving)
             return provider
@@ -231,17 +224,23 @@ struct AgentCommand: ParsableCommand {
 
         func run() throws {
             let path = try AgentCommand.socketPath()
+            let client = AgentClient(path: path, timeout: .seconds(5))
+            var pid: pid_t?
             do throws(AgentSocket.Unreachable) {
-                _ = try AgentClient(path: path, timeout: .seconds(5)).send(.stop)
+                if case .agent(let agentPID, _, _, _) = try client.send(.ping) { pid = agentPID }
+                _ = try client.send(.stop)
             } catch .noAgent, .stale {
-                throw CLIError(message: "no agent runs at \(path)", exitStatus: 1)
+                throw CLIError(message: "no agent runs at \(path)", exitStatus: .notFound)
             } catch {
                 throw CLIError(error)
             }
-            // The agent has forgotten every vault; wait (briefly) until it no longer answers, so
-            // the next command finds no agent rather than one on its way out.
+            // The agent has forgotten every vault; wait (briefly) until it has exited, so the
+            // next command finds no agent rather than one on its way out, and the names it owned
+            // on the session bus are released.
             for _ in 0..<250 {
-                guard (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil else { break }
+                let answers = (try? AgentClient(path: path, timeout: .seconds(1)).send(.ping)) != nil
+                let exists = pid.map { kill($0, 0) == 0 || errno != ESRCH } ?? false
+                guard answers || exists else { break }
                 usleep(20_000)
             }
             try StandardStreams.printLine("agent stopped")
@@ -250,7 +249,7 @@ struct AgentCommand: ParsableCommand {
 
     struct AgentStatus: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit 1 when none runs).")
+            commandName: "status", abstract: "Say whether the agent runs, and which vaults it holds unlocked (exit \(ExitStatus.notFound.rawValue) when none runs).")
 
         @Flag(help: "Print JSON: running, pid, socket, vaults (path, id, unlockedAt, expiresAt unless held until stopped, lastUse), holdFailures (path, error), secretService (serving, busClosed or nameLost; absent without --secret-service).")
         var json = false
@@ -276,7 +275,7 @@ struct AgentCommand: ParsableCommand {
             } else {
                 try StandardStreams.printLine("no agent runs at \(TerminalText.escaped(path))")
             }
-            if !report.running { throw ExitCode(1) }
+            if !report.running { throw ExitCode(.notFound) }
         }
 
         /// `agent status --json`.
@@ -316,13 +315,13 @@ struct AgentCommand: ParsableCommand {
 }
 
 extension CLIError {
-    /// An agent that cannot be reached: 77 when what answers is not this user's agent (nothing
-    /// was sent to it), else 69.
+    /// An agent that cannot be reached: ``ExitStatus/insecurePermissions`` when what answers is
+    /// not this user's agent (nothing was sent to it), else ``ExitStatus/unavailable``.
     init(_ unreachable: AgentSocket.Unreachable) {
         if case .untrusted = unreachable {
-            self.init(message: "\(unreachable)", exitStatus: 77)
+            self.init(message: "\(unreachable)", exitStatus: .insecurePermissions)
         } else {
-            self.init(message: "\(unreachable)", exitStatus: 69)
+            self.init(message: "\(unreachable)", exitStatus: .unavailable)
         }
     }
 }

@@ -1,3 +1,5 @@
+import CofferBase
+import CofferProcess
 import Glibc
 
 /// The environment variables that carry secrets (a passphrase), which the agent must not keep:
@@ -6,26 +8,16 @@ enum SecretVariables {
     static let names = ["COFFER_PASSPHRASE", "COFFER_NEW_PASSPHRASE"]
 
     /// This process's environment without them, for a process it starts.
-    static func environmentWithout() -> [String] {
-        entries().filter { !isSecret($0) }.map { String(cString: $0) }
+    static func environmentWithout() -> [String: String] {
+        ProcessEnvironment.variables().filter { !names.contains($0.key) }
     }
 
     /// Removes them from this process's environment, and zeroes their text where it lies, so that
     /// `/proc/<pid>/environ` (the environment as the process started with it) no longer shows it.
     static func scrub() {
-        let secret = entries().filter(isSecret)
+        let secret = ProcessEnvironment.entries().filter(isSecret)
         for name in names { unsetenv(name) }
-        for text in secret { memset(text, 0, strlen(text)) }
-    }
-
-    private static func entries() -> [UnsafeMutablePointer<CChar>] {
-        guard var entry = Optional(environ) else { return [] }
-        var entries: [UnsafeMutablePointer<CChar>] = []
-        while let text = entry.pointee {
-            entries.append(text)
-            entry += 1
-        }
-        return entries
+        for text in secret { SecretMemory.zero(text, count: strlen(text)) }
     }
 
     private static func isSecret(_ text: UnsafeMutablePointer<CChar>) -> Bool {

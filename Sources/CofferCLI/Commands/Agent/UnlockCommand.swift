@@ -28,7 +28,7 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
         guard lifetime.seconds <= Int(AgentRequest.maxLifetime) else { throw CLIError.usage("--for takes at most 7 days") }
         let path = try VaultPaths.real(try root.vault.url())
         let socket = try AgentCommand.socketPath()
-        let noAgent = CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: 69)
+        let noAgent = CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: .unavailable)
         guard FileSecurityProbe.exists(socket) else { throw noAgent }
         let credential: AgentCredential
         if let keyFile = root.vault.keyFileURL {

@@ -1,0 +1,87 @@
+import CLinux
+import Glibc
+
+/// A program to run as a child process, and everything it starts with: an absolute path (never
+/// a `$PATH` search), its arguments, exactly the environment listed (nothing is inherited), and
+/// the process group it runs in.
+///
+/// ``spawn(descriptors:)`` starts it with only the descriptors named; ``run(input:output:errors:errorLimit:until:cancellation:)``
+/// runs it to its end, bounded in time and output.
+package struct ChildCommand: Sendable {
+    /// The program's absolute path; it is also the child's `argv[0]`.
+    package var executable: String
+    /// `argv[1...]`.
+    package var arguments: [String]
+    /// The child's whole environment.
+    package var environment: [String: String]
+    package var processGroup: ChildProcessGroup
+
+    package init(executable: String, arguments: [String] = [], environment: [String: String], processGroup: ChildProcessGroup = .own) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.processGroup = processGroup
+    }
+
+    /// Starts the program with the descriptors `descriptors` names (the child's number, and
+    /// what it is) and no other: every other descriptor is closed in the child, whatever this
+    /// process holds open. The child starts with every signal's default disposition and no
+    /// signal blocked. The caller reaps it (``SpawnedChild/wait(until:)``).
+    package func spawn(descriptors: [Int32: ChildDescriptor]) throws(ChildSpawnFailure) -> SpawnedChild {
+        guard executable.hasPrefix("/") else { throw .notAbsolute(executable) }
+        guard descriptors.keys.allSatisfy({ $0 >= 0 }) else { throw .system(call: "descriptor map", errno: EBADF) }
+        let firstUnnamed = (descriptors.keys.max() ?? -1) + 1
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Each source is first copied above every target (close-on-exec in this process), so
+        // that placing one target never overwrites another's source.
+        var copies: [Int32] = []
+        defer { copies.forEach { close($0) } }
+        for target in Int32(0)..<firstUnnamed {
+            switch descriptors[target] {
+            case nil:
+                posix_spawn_file_actions_addclose(&actions, target)
+            case .nullDevice:
+                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+            case .copy(let source):
+                let copy = fcntl(source, F_DUPFD_CLOEXEC, firstUnnamed)
+                guard copy >= 0 else { throw .system(call: "fcntl(F_DUPFD_CLOEXEC)", errno: errno) }
+                copies.append(copy)
+                posix_spawn_file_actions_adddup2(&actions, copy, target)
+            }
+        }
+        coffer_spawn_add_closefrom(&actions, firstUnnamed)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var all = sigset_t()
+        sigfillset(&all)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        switch processGroup {
+        case .own:
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
+            posix_spawnattr_setpgroup(&attributes, 0)
+        case .newSession:
+            flags |= COFFER_POSIX_SPAWN_SETSID
+        case .caller:
+            break
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp = environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw .cannotRun(executable, errno: result) }
+        return SpawnedChild(pid: pid, processGroup: processGroup == .caller ? nil : pid)
+    }
+}

@@ -1,0 +1,62 @@
+import Coffer
+import Foundation
+
+/// The part of a vault that Secret Service clients reach: every item except the provider's own
+/// records (``ProviderRecords``), which it never lists or reads, and refuses to store, move or
+/// delete. The provider's objects reach a vault only through it
+/// (``SecretServiceObjects/withVault(_:_:)``), so no client call can see or change a record.
+struct ClientVault {
+    private let vault: Vault
+
+    init(_ vault: Vault) {
+        self.vault = vault
+    }
+
+    /// ``Vault/storedItems(withAttributes:)`` without the provider's records.
+    func storedItems(withAttributes attributes: [String: String]) throws(CofferError) -> [StoredItem] {
+        try vault.storedItems(withAttributes: attributes).filter { !ProviderRecords.isReserved($0.attributes.id) }
+    }
+
+    /// ``Vault/storedItem(atRowKey:)``; `nil` for a provider's record.
+    func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
+        guard let item = try vault.storedItem(atRowKey: rowKey), !ProviderRecords.isReserved(item.attributes.id) else { return nil }
+        return item
+    }
+
+    func rowKey(for id: ItemID) throws(CofferError) -> [UInt8] {
+        try vault.rowKey(for: id)
+    }
+
+    /// ``Vault/store(_:for:options:)``, refused for a provider's record.
+    @discardableResult
+    func store(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) -> [UInt8] {
+        try Self.refuseReserved(id)
+        return try vault.store(secret, for: id, options: options)
+    }
+
+    /// ``Vault/move(from:to:secret:options:)``, refused to or from a provider's record.
+    func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
+        try Self.refuseReserved(id)
+        guard try isClientItem(at: old) else { throw .itemNotFound }
+        return try vault.move(from: old, to: id, secret: secret, options: options)
+    }
+
+    /// ``Vault/removeStoredItem(atRowKey:)``; a provider's record is not there for a client.
+    @discardableResult
+    func removeStoredItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Bool {
+        guard try isClientItem(at: rowKey) else { return false }
+        return try vault.removeStoredItem(atRowKey: rowKey)
+    }
+
+    private func isClientItem(at rowKey: [UInt8]) throws(CofferError) -> Bool {
+        guard var item = try storedItem(atRowKey: rowKey) else { return false }
+        item.secret.wipe()
+        return true
+    }
+
+    private static func refuseReserved(_ id: ItemID) throws(CofferError) {
+        guard !ProviderRecords.isReserved(id) else {
+            throw .invalidArgument(reason: "the service \(ProviderRecords.service) is reserved for Coffer's own records")
+        }
+    }
+}
