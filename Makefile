@@ -3,8 +3,9 @@
 # `make torture TORTURE="--seed N"`.
 # Also: `make fuzz` (libFuzzer over the parsers, FUZZ_SECONDS a target), `make sanitize`
 # (the whole suite under ThreadSanitizer and AddressSanitizer), `make docs`, `make man`,
-# `make bench-cli` (the CLI against secret-tool, git-credential-coffer against git's libsecret helper).
-.PHONY: demo test bench bench-cli docs man torture fuzz sanitize
+# `make bench-cli` (the CLI against secret-tool, git-credential-coffer against git's libsecret helper),
+# `make pam` (the PAM module, .build/pam/pam_coffer.so; docs/login-unlock.md installs it).
+.PHONY: demo test bench bench-cli docs man torture fuzz sanitize pam
 
 demo:
 	scripts/demo.sh
@@ -34,6 +35,11 @@ docs:
 man:
 	scripts/bootstrap.sh test
 	scripts/man.sh
+
+# With the C compiler alone: a SwiftPM dynamic library would load the Swift runtime into sshd.
+pam:
+	scripts/bootstrap.sh build
+	scripts/pam-module.sh .build/pam
 
 fuzz:
 	scripts/fuzz.sh

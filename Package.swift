@@ -121,6 +121,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: tools),
                 .product(name: "X509", package: "swift-certificates", condition: tools),
             ]),
+        // pam_coffer.so's C sources, the PAM module that unlocks the login vault at login
+        // (docs/login-unlock.md). SwiftPM compiles them (warnings count); scripts/pam-module.sh
+        // links the module with the C compiler alone (`make pam`), since a SwiftPM dynamic library
+        // would load the Swift runtime into sshd and login. No product: nothing in Swift links it.
+        .target(name: "CPAMCoffer", linkerSettings: [.linkedLibrary("pam")]),
         // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",

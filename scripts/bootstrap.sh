@@ -5,11 +5,13 @@
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
-#                                the provider's tests drive (Seahorse under Xvfb among them)
+#                                the provider's tests drive (Seahorse under Xvfb among them), and pamtester
+#                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
 packages+=(libglib2.0-dev libgcrypt20-dev)  # the Secret Service provider: GDBus, Diffie-Hellman and AES-CBC
+packages+=(libpam0g-dev)      # pam_coffer.so, the PAM module that unlocks the login vault: Linux-PAM's headers
 if [ "${1:-build}" = test ]; then
     packages+=(gnome-keyring libsecret-tools dbus dbus-daemon python3 procps)
     packages+=(python3-oauthlib)  # the OAuth interop test's independent server (oauthlib)
@@ -31,6 +33,10 @@ if [ "${1:-build}" = test ]; then
     # Seahorse, the desktop's view of the Secret Service, under Xvfb, read through AT-SPI: the
     # locked-collection test checks that it lists the locked login collection and unlocks it.
     packages+=(seahorse xvfb xauth at-spi2-core python3-pyatspi)
+    # pam_coffer.so's tests log in with no real login and no system user: pamtester drives PAM,
+    # cwrap's pam_wrapper reads the tests' own service files (pam_matrix checks the password),
+    # nss_wrapper gives the module a user from the tests' own passwd file.
+    packages+=(pamtester libpam-wrapper libnss-wrapper)
 fi
 
 missing=()
