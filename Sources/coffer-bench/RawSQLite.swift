@@ -3,17 +3,18 @@ import Foundation
 
 /// The floor the vault is measured against: a bare SQLite table with the vault's layout
 /// and the vault's settings (WAL, synchronous=FULL, secure_delete, mmap), used directly.
+/// `synchronous: "NORMAL"` gives the audit log's floor (commits not fsynced).
 final class RawSQLite {
     private var db: OpaquePointer?
     private var select: OpaquePointer?
     private var upsert: OpaquePointer?
 
-    init(path: String) throws {
+    init(path: String, synchronous: String = "FULL") throws {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
             throw POSIXError(.EIO)
         }
         for pragma in [
-            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = FULL", "PRAGMA secure_delete = ON",
+            "PRAGMA journal_mode = WAL", "PRAGMA synchronous = \(synchronous)", "PRAGMA secure_delete = ON",
             "PRAGMA journal_size_limit = 4194304", "PRAGMA mmap_size = 268435456",
             "CREATE TABLE IF NOT EXISTS items (row_key BLOB PRIMARY KEY, record BLOB NOT NULL) WITHOUT ROWID",
         ] {

@@ -4,6 +4,7 @@ import Foundation
 //   swift run -c release coffer-bench vault
 let suites: [String: () async throws -> Void] = [
     "vault": VaultBenchmark.run,
+    "audit": AuditBenchmark.run,
     "secret-service": SecretServiceBenchmark.run,
     "secret-service-provider": SecretServiceProviderBenchmark.run,
     "auth": AuthBenchmark.run,

@@ -6,8 +6,8 @@ struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     static let all: [FuzzTarget] = [
-        .itemRecord, .slotRow, .tokenReply, .ssoReply, .challengeRound, .registrationReply,
-        .form, .wwwAuthenticate, .answersJSON, .agentRequest, .agentReply, .secretServiceInput, .program,
+        .itemRecord, .program, .auditEntry, .slotRow, .tokenReply, .ssoReply, .challengeRound, .registrationReply,
+        .form, .wwwAuthenticate, .answersJSON, .agentRequest, .agentReply, .secretServiceInput,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {

@@ -3,10 +3,12 @@ import CofferAgent
 import Foundation
 
 /// The binary seeds, made by the store's own encoder so they stay valid as the format is:
-/// `coffer-fuzz --seed Fuzz/Corpus` rewrites the files named `gen-*`.
+/// `coffer-fuzz --seed Fuzz/Corpus` rewrites the `item-record/`, `program/`, `audit-entry/`,
+/// `slot-row/`, `agent-request/` and `agent-reply/` files named `gen-*`.
 enum Seeds {
     static func write(to root: String) throws {
         for (name, bytes) in itemRecords() { try save(bytes, "\(root)/item-record/gen-\(name)") }
+        for (name, entry) in auditEntries() { try save(entry.encoded, "\(root)/audit-entry/gen-\(name)") }
         for (name, columns) in slotRows() { try save(columns.bytes, "\(root)/slot-row/gen-\(name)") }
         for (name, message) in agentRequests() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-request/gen-\(name)") }
         for (name, message) in agentReplies() { try save(Array(message.frame.dropFirst(4)), "\(root)/agent-reply/gen-\(name)") }
@@ -35,8 +37,35 @@ enum Seeds {
             ("full", ItemRecord.encode(full, secret: Data((0...255).map { UInt8($0) }))),
             ("internet", ItemRecord.encode(internet, secret: Data("s3cret".utf8))),
             ("empty-secret", ItemRecord.encode(minimal, secret: Data())),
+            ("owned", ItemRecord.encode(minimal, secret: Data("s".utf8), access: ItemAccess(owner: owners()[0]))),
+            ("access-list", ItemRecord.encode(internet, secret: Data("s".utf8), access: ItemAccess(owner: owners()[1], allowed: owners()))),
             ("truncated", Array(encoded.dropLast())),
             ("unknown-class", [0xFF] + encoded.dropFirst()),
+        ]
+    }
+
+    /// Programs as owners and access lists name them (docs/vault-format.md, 5.5).
+    private static func owners() -> [Program] {
+        let digest = [UInt8](repeating: 0x5A, count: Program.digestLength)
+        return [
+            try! Program(executablePath: Array("/usr/bin/git".utf8)),
+            try! Program(executablePath: Array("/home/ada/bin/tool".utf8), executableDigest: digest, executablePinned: true),
+            try! Program(
+                executablePath: Array("/usr/bin/python3.11".utf8), executableDigest: digest, script: Array("/home/ada/sync.py".utf8),
+                scriptDigest: digest, scriptPinned: true),
+            try! Program(executablePath: Array("/app/bin/app".utf8), sandboxApp: "flatpak:org.example.App", systemdUnit: "app.service"),
+        ]
+    }
+
+    /// Audit entries (docs/vault-format.md, 8.2).
+    private static func auditEntries() -> [(String, AuditEntry)] {
+        let time = Date(timeIntervalSince1970: 1_800_000_000)
+        return [
+            ("read", AuditEntry(time: time, program: owners()[2], frontDoor: .secretService, action: .read,
+                                item: .genericPassword(service: "mail", account: "ada"), decision: .allowed)),
+            ("list", AuditEntry(time: time, program: nil, frontDoor: .agent, action: .list, decision: .open)),
+            ("denied", AuditEntry(time: time, program: owners()[0], frontDoor: .credentialHelper, action: .read,
+                                  item: .attributeItem(identifier: "0123456789abcdef0123456789abcdef"), decision: .noPrompter)),
         ]
     }
 

@@ -121,7 +121,7 @@ final class IndependentReaderCLITests: CLITestCase {
         }
 
         let dump = try python([])
-        XCTAssertEqual(dump.version, 2)
+        XCTAssertEqual(dump.version, 3)
         XCTAssertEqual(dump.unreadable, 0)
         XCTAssertEqual(dump.items.count, 24)
         let items = try cliItems()

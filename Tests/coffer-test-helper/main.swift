@@ -6,14 +6,19 @@ import Foundation
 //   write-then-wait VAULT KEYFILE ACCOUNT   set ACCOUNT, print "written", then wait to be killed
 //   open-or-create VAULT KEYFILE            open the vault, creating it if missing; print its id
 //   open-loop VAULT KEYFILE PREFIX COUNT    COUNT times: open the vault, read, write PREFIX, close; then print "done"
+//   audit-then-wait VAULT KEYFILE           append an audit entry, print "appended", then wait to be killed
+//   audit-loop VAULT KEYFILE PREFIX COUNT   COUNT times: set PREFIX-i, print "set i", append an entry, print "audited i"
+//   audit-dump VAULT KEYFILE                print the account of every audit entry's item, newest first
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
 //   peer SOCKET, ping SOCKET                a peer on a Unix socket (AgentPeer)
 //   resolve PID                             the program an agent of this user finds PID to be (ResolveCaller)
+//   make-fixture-v2 FOLDER                  write FOLDER/v2.vault (see VaultFixtureV2Tests)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) { exit(status) }
-if arguments.first == "make-fixture", arguments.count == 2 {
+if let command = arguments.first, ["make-fixture", "make-fixture-v2"].contains(command), arguments.count == 2 {
     do {
-        try Fixture.make(in: URL(fileURLWithPath: arguments[1]))
+        let folder = URL(fileURLWithPath: arguments[1])
+        if command == "make-fixture" { try Fixture.make(in: folder) } else { try FixtureV2.make(in: folder) }
         exit(0)
     } catch {
         FileHandle.standardError.write(Data("coffer-test-helper: \(error)\n".utf8))
@@ -58,6 +63,13 @@ do {
         print("written")
         fflush(nil)
         while true { sleep(60) }
+    case "audit-then-wait":
+        try AuditCommands.appendThenWait(vault)
+    case "audit-loop":
+        guard arguments.count == 5, let count = Int(arguments[4]) else { fail("audit-loop VAULT KEYFILE PREFIX COUNT") }
+        try AuditCommands.loop(vault, prefix: arguments[3], count: count)
+    case "audit-dump":
+        try AuditCommands.dump(vault)
     default:
         fail("unknown command \(arguments[0])")
     }

@@ -6,6 +6,7 @@ media and bad descriptors and input, and fails on any lost write, wrong data, cr
     python3 scripts/torture --coffer .build/debug/coffer                  # full campaign, random seed
     python3 scripts/torture --coffer PATH --profile bounded               # what `make test` runs
     python3 scripts/torture --coffer PATH --seed 1234 --only corruption   # replay one section
+    python3 scripts/torture --coffer PATH --helper PATH/coffer-test-helper  # kill-audit's helper elsewhere
 
 (`python3 -m torture ...` with scripts/ on PYTHONPATH is the same.) The seed is printed first.
 The same seed makes the same choices (accounts, values, kill delays, mutations, argument
@@ -16,7 +17,7 @@ not the same instant. A failing corrupted copy is kept (its path is printed) so 
 The package
 -----------
 __main__.py        the command line: options, the sections in order, the summary and exit status
-runner.py          runs one `coffer` command (own process group, timeout, kill -9 at a chosen time)
+runner.py          runs one `coffer` command, or another program's (own process group, timeout, kill -9 at a chosen time)
 results.py         a section's counts (statuses, failures by kind, facts) and the summary table
 campaign.py        what the sections share: scratch folders, seeded randomness, vaults, checks, mounts
 profiles.py        the bounded and full profiles: trial counts and the time budget
@@ -25,7 +26,7 @@ private_bus.py     a dbus-daemon of the campaign's own (secret-service)
 secret_service_client.py  the jeepney client the secret-service section drives the agent with
 sections/          one module a section, in the order they run (sections/__init__.py); each
                    module's docstring says what it checks: kill-writes, kill-passwd,
-                   kill-rotate, kill-slots, kill-machine-slot, kill-init, concurrency,
+                   kill-rotate, kill-slots, kill-machine-slot, kill-init, kill-audit, concurrency,
                    corruption, disk-full, read-only, bad-input, secret-service
 
 A section is a function (campaign, section, profile, deadline): it runs commands through

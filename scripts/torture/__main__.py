@@ -25,6 +25,7 @@ def main():
     parser = argparse.ArgumentParser(prog="python3 scripts/torture", description=torture.__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--coffer", required=True, help="the coffer binary")
+    parser.add_argument("--helper", help="coffer-test-helper, for kill-audit (default: beside --coffer)")
     parser.add_argument("--seed", type=int, help="replay this seed (default: random, printed first)")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="full")
     parser.add_argument("--budget", type=float, help="seconds for the whole campaign (default: the profile's)")
@@ -40,6 +41,7 @@ def main():
     print(f"torture: seed {args.seed} (replay: make torture TORTURE=\"--profile {args.profile} --seed {args.seed}\", "
           f"or python3 scripts/torture --coffer PATH --profile {args.profile} --seed {args.seed})", flush=True)
     args.coffer = os.path.abspath(args.coffer)
+    args.helper = os.path.abspath(args.helper or os.path.join(os.path.dirname(args.coffer), "coffer-test-helper"))
     if not os.access(args.coffer, os.X_OK):
         parser.error(f"{args.coffer} is not an executable")
     P = dict(PROFILES[args.profile])

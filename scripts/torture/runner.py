@@ -58,15 +58,16 @@ class Runner:
         return env
 
     def run(self, args, env=None, stdin=b"", kill_after=None, timeout=None, pass_fds=(),
-            stdout=subprocess.PIPE, shell_redirect=None):
-        """Runs `coffer args`. kill_after: SIGKILL the process group after that many seconds.
+            stdout=subprocess.PIPE, shell_redirect=None, program=None):
+        """Runs `coffer args` (or `program args`). kill_after: SIGKILL the process group after that
+        many seconds.
 
         shell_redirect: a /bin/sh redirection applied with `exec` (e.g. ">&-"), so the command
         keeps the shell's pid and its own exit status or signal.
         """
         if self.stopping:
             raise KeyboardInterrupt("the campaign is stopping")
-        argv = [self.coffer] + list(args)
+        argv = [program or self.coffer] + list(args)
         if shell_redirect is not None:
             argv = ["/bin/sh", "-c", 'exec "$@" ' + shell_redirect, "sh"] + argv
         timeout = timeout or self.timeout

@@ -85,6 +85,13 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// The same executable, script, sandbox app and unit, whatever the digests and pins: the
+    /// entry `revoke` removes, and the one `grant` replaces.
+    package func isSameProgram(as other: Program) -> Bool {
+        executablePath == other.executablePath && script == other.script && sandboxApp == other.sandboxApp
+            && systemdUnit == other.systemdUnit
+    }
+
     // MARK: - Encoding
 
     private enum Tag: UInt8 {
@@ -241,3 +248,18 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension Program {
+    /// The program an item's record holds (docs/vault-format.md 5.5): ``init(encoded:)``,
+    /// throwing ``CofferError/integrityFailure`` for an encoding that breaks a rule.
+    static func decode(_ bytes: ArraySlice<UInt8>) throws(CofferError) -> Program {
+        guard let program = Program(encoded: bytes) else { throw .integrityFailure }
+        return program
+    }
+
+    /// Checks a record's program field against every rule, as every read of the record does.
+    static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
+        _ = try decode(bytes)
+    }
+}
+

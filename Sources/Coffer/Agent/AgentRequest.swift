@@ -122,7 +122,8 @@ package enum AgentRequest: Sendable {
             guard let bytes = try message.single(Tag.record.rawValue), let decoded = try? ItemRecord.decode(bytes) else {
                 throw AgentProtocolError("a set needs a well-formed record")
             }
-            self = .set(vault: try vault(), id: decoded.attributes.id, secret: Data(decoded.secret), options: decoded.attributes.options)
+            let attributes = decoded.attributes
+            self = .set(vault: try vault(), id: attributes.id, secret: Data(decoded.secret), options: attributes.options)
         case .item: self = .item(vault: try vault(), id: try id())
         case .secret: self = .secret(vault: try vault(), id: try id())
         case .remove: self = .remove(vault: try vault(), id: try id())

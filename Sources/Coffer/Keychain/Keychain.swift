@@ -50,11 +50,15 @@ public struct Keychain: Sendable {
     }
 
     /// Stores text for `account`, replacing any existing item atomically.
+    ///
+    /// In a vault, a new item is owned by this process's executable, and an item that exists
+    /// keeps its owner (``Vault/set(_:for:options:)``).
     public func set(_ value: String, for account: String, options: ItemOptions = ItemOptions()) throws(CofferError) {
         try store.set(Data(value.utf8), for: id(for: account), options: options)
     }
 
-    /// Stores bytes for `account`, replacing any existing item atomically.
+    /// Stores bytes for `account`, replacing any existing item atomically. In a vault, a new
+    /// item is owned by this process's executable, as with text.
     public func set(_ value: Data, for account: String, options: ItemOptions = ItemOptions()) throws(CofferError) {
         try store.set(value, for: id(for: account), options: options)
     }

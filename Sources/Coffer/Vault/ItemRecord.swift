@@ -1,27 +1,25 @@
 import Foundation
 
-/// The plaintext inside an item's sealed record (format version 2; version 1's lacks the
-/// attribute item class and the content type).
+/// The plaintext inside an item's sealed record (format version 3; version 2's lacks the owner
+/// and the access list, version 1's also the attribute item class and the content type).
 ///
 /// `u8(class)` then fields `u8(tag) || u32be(length) || value`, tags strictly ascending,
-/// except that `custom` (0x20) repeats, sorted by name. Dates are `i64be` milliseconds since
-/// the Unix epoch. docs/vault-format.md has the full table.
+/// except that `custom` (0x20) repeats, sorted by name, and `allowed` (0x31) repeats, sorted by
+/// its bytes. Dates are `i64be` milliseconds since the Unix epoch. docs/vault-format.md has the
+/// full table.
 package enum ItemRecord {
     enum Tag: UInt8 {
         case service = 0x01, account = 0x02, secret = 0x03, created = 0x04, modified = 0x05
         case expiresAt = 0x06, label = 0x07, comment = 0x08, contentType = 0x09
         case `protocol` = 0x10, port = 0x11, path = 0x12, authenticationType = 0x13
         case custom = 0x20
+        case owner = 0x30, allowed = 0x31
     }
 
-    package static func encode(_ attributes: ItemAttributes, secret: Data) -> [UInt8] {
+    package static func encode(_ attributes: ItemAttributes, secret: some Collection<UInt8>, access: ItemAccess = .unowned) -> [UInt8] {
         var out: [UInt8] = [attributes.id.itemClass.rawValue]
         out.reserveCapacity(secret.count + 128)
-        func field(_ tag: Tag, _ value: some Collection<UInt8>) {
-            out.append(tag.rawValue)
-            out.append(contentsOf: bigEndianBytes(UInt32(value.count)))
-            out.append(contentsOf: value)
-        }
+        func field(_ tag: Tag, _ value: some Collection<UInt8>) { TaggedFields.append(tag.rawValue, value, to: &out) }
         func text(_ tag: Tag, _ value: String?) {
             if let value { field(tag, Normalization.nfc(value).utf8) }
         }
@@ -48,72 +46,191 @@ package enum ItemRecord {
         for (name, value) in custom.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
             field(.custom, lengthPrefixed(name) + value)
         }
+        appendAccess(access, to: &out)
         return out
     }
 
-    /// A record decoded by ``decode(_:)``.
-    package struct Decoded {
-        package let attributes: ItemAttributes
-        /// A slice of the plaintext, so the caller decides whether to copy it.
-        package let secret: ArraySlice<UInt8>
-        /// The blind-index input of the stored class, service and account bytes exactly as
-        /// stored: the row key recomputed from it must equal the row's (docs/vault-format.md, 5.3).
-        let indexInput: [UInt8]
+    /// The owner and access-list fields, the last of a record.
+    private static func appendAccess(_ access: ItemAccess, to out: inout [UInt8]) {
+        if let owner = access.owner { TaggedFields.append(Tag.owner.rawValue, owner.encoded, to: &out) }
+        for program in access.allowed { TaggedFields.append(Tag.allowed.rawValue, program.encoded, to: &out) }
     }
 
-    /// Decodes a whole record, enforcing every rule of docs/vault-format.md section 5.3: the one
-    /// decoder of every read. Throws ``CofferError/integrityFailure`` for a plaintext that breaks
-    /// any of them, since only the record's own item is affected.
+    /// A record checked by ``decode(_:)``: slices of its plaintext, from which the attributes and
+    /// the access are built only when a caller asks, so a read of a secret builds neither. Every
+    /// part refers to the plaintext: take what is needed before the plaintext is wiped.
+    package struct Decoded {
+        let itemClass: ItemClass
+        /// Every field, after the class byte.
+        let fields: ArraySlice<UInt8>
+        /// The service and account bytes, exactly as stored.
+        let service: ArraySlice<UInt8>, account: ArraySlice<UInt8>
+        /// A slice of the plaintext, so the caller decides whether to copy it.
+        package let secret: ArraySlice<UInt8>
+        /// When the item stops existing, read at once: every read checks it.
+        let expiresAt: Date?
+        /// The owner and access-list fields (format version 3).
+        let accessFields: ArraySlice<UInt8>
+
+        /// The item's attributes.
+        package var attributes: ItemAttributes { ItemRecord.attributes(itemClass, fields) }
+
+        /// The item's owner and access list (format version 3).
+        package var access: ItemAccess {
+            var reader = TaggedFields.Reader(accessFields, repeatable: [Tag.allowed.rawValue])
+            var owner: Program?, allowed: [Program] = []
+            // decode(_:) checked every field, so each decodes.
+            while let (tag, value) = try? reader.next(), let program = try? Program.decode(value) {
+                if tag == Tag.owner.rawValue { owner = program } else { allowed.append(program) }
+            }
+            return ItemAccess(owner: owner, allowed: allowed)
+        }
+
+        /// The blind-index input of the stored class, service and account bytes exactly as
+        /// stored: the row key recomputed from it must equal the row's (docs/vault-format.md, 5.3).
+        var indexInput: [UInt8] { VaultFormat.blindIndexInput(itemClass: itemClass, service: service, account: account) }
+
+        /// Whether the stored class and names are exactly those of `indexInput`, compared
+        /// without building the record's own input.
+        func hasIndexInput(_ indexInput: [UInt8]) -> Bool {
+            indexInput.count == 9 + service.count + account.count && indexInput.first == itemClass.rawValue
+                && indexInput[1..<5].elementsEqual(bigEndianBytes(UInt32(service.count))) && indexInput[5..<(5 + service.count)].elementsEqual(service)
+                && indexInput[(5 + service.count)..<(9 + service.count)].elementsEqual(bigEndianBytes(UInt32(account.count)))
+                && indexInput[(9 + service.count)...].elementsEqual(account)
+        }
+
+        /// Whether the item has expired by `now` (and so does not exist).
+        func isExpired(at now: Date) -> Bool {
+            expiresAt.map { $0 <= now } ?? false
+        }
+    }
+
+    /// Checks a whole record against every rule of docs/vault-format.md section 5.3 (and 5.5): the
+    /// one decoder of every read. Throws ``CofferError/integrityFailure`` for a plaintext that
+    /// breaks any of them, since only the record's own item is affected. Builds nothing: the
+    /// attributes and the access come from ``Decoded``, on demand.
     package static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
-        var reader = try Reader(bytes)
+        guard let first = bytes.first, let itemClass = ItemClass(rawValue: first) else { throw malformed }
+        var reader = TaggedFields.Reader(bytes.dropFirst(), repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
         var service: ArraySlice<UInt8>?, account: ArraySlice<UInt8>?, secret: ArraySlice<UInt8>?
-        var created: Date?, modified: Date?, expiresAt: Date?, label: String?, comment: String?, contentType: String?
-        var internet = InternetAttributes()
-        var custom: [String: String] = [:]
-        var lastCustomName: ArraySlice<UInt8>?
-        while let (tag, value) = try reader.next() {
+        var hasCreated = false, hasModified = false, expiresAt: Date?
+        var customCount = 0, lastCustomName: ArraySlice<UInt8>?
+        var accessStart: Int?, allowedCount = 0, lastAllowed: ArraySlice<UInt8>?
+        while let (rawTag, value) = try reader.next() {
+            guard let tag = Tag(rawValue: rawTag) else { throw malformed }
             switch tag {
-            case .service: service = try nameBytes(value)
-            case .account: account = try nameBytes(value)
+            case .service: service = try checkedText(value, limit: Limits.maxNameBytes)
+            case .account: account = try checkedText(value, limit: Limits.maxNameBytes)
             case .secret:
                 guard value.count <= Limits.maxSecretBytes else { throw malformed }
                 secret = value
-            case .created: created = try date(value)
-            case .modified: modified = try date(value)
+            case .created:
+                _ = try date(value)
+                hasCreated = true
+            case .modified:
+                _ = try date(value)
+                hasModified = true
             case .expiresAt: expiresAt = try date(value)
-            case .label: label = try text(value)
-            case .comment: comment = try text(value)
-            case .contentType: contentType = try text(value)
+            case .label, .comment, .contentType: try checkedText(value)
             case .protocol, .port, .path, .authenticationType:
-                guard reader.itemClass == .internetPassword else { throw malformed }
-                switch tag {
-                case .protocol: internet.protocol = try text(value)
-                case .port:
+                guard itemClass == .internetPassword else { throw malformed }
+                if tag == .port {
                     guard value.count == 2 else { throw malformed }
-                    internet.port = Int(value[value.startIndex]) << 8 | Int(value[value.startIndex + 1])
-                case .path: internet.path = try text(value)
-                default: internet.authenticationType = try text(value)
+                } else {
+                    try checkedText(value)
                 }
             case .custom:
-                guard value.count >= 4, custom.count < Limits.maxCustomAttributes else { throw malformed }
-                let nameLength = Int(try uint32(value.prefix(4)))
-                guard nameLength <= value.count - 4, nameLength <= Limits.maxAttributeNameBytes else { throw malformed }
-                let name = value.dropFirst(4).prefix(nameLength)
+                guard customCount < Limits.maxCustomAttributes else { throw malformed }
+                let (name, attributeValue) = try customParts(value)
                 if let lastCustomName, !lastCustomName.lexicographicallyPrecedes(name) { throw malformed }
                 lastCustomName = name
-                custom[try string(name)] = try text(value.dropFirst(4 + nameLength))
+                try checkedText(attributeValue)
+                customCount += 1
+            case .owner, .allowed:
+                try Program.check(value)
+                accessStart = accessStart ?? value.startIndex - 5
+                if tag == .allowed {
+                    guard allowedCount < ItemAccess.maxAllowed else { throw malformed }
+                    if let lastAllowed, !lastAllowed.lexicographicallyPrecedes(value) { throw malformed }
+                    lastAllowed = value
+                    allowedCount += 1
+                }
             }
         }
-        guard let service, let account, let secret, let created, let modified else { throw malformed }
+        guard let service, let account, let secret, hasCreated, hasModified else { throw malformed }
         // An attribute item's service is its identifier and its account is empty.
-        if reader.itemClass == .attributeItem, !account.isEmpty { throw malformed }
-        let id = ItemID(itemClass: reader.itemClass, service: try string(service), account: try string(account))
-        let attributes = ItemAttributes(
-            id: id, label: label, comment: comment, custom: custom, created: created, modified: modified,
-            expiresAt: expiresAt, internet: internet.isEmpty ? nil : internet, contentType: contentType)
+        if itemClass == .attributeItem, !account.isEmpty { throw malformed }
         return Decoded(
-            attributes: attributes, secret: secret,
-            indexInput: VaultFormat.blindIndexInput(itemClass: reader.itemClass, service: service, account: account))
+            itemClass: itemClass, fields: bytes.dropFirst(), service: service, account: account, secret: secret,
+            expiresAt: expiresAt, accessFields: bytes[(accessStart ?? bytes.endIndex)...])
+    }
+
+    /// The attributes of fields that ``decode(_:)`` checked.
+    private static func attributes(_ itemClass: ItemClass, _ fields: ArraySlice<UInt8>) -> ItemAttributes {
+        var reader = TaggedFields.Reader(fields, repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
+        var service = "", account = "", created = Date(timeIntervalSince1970: 0), modified = created, expiresAt: Date?
+        var label: String?, comment: String?, contentType: String?, internet = InternetAttributes(), custom: [String: String] = [:]
+        func string(_ value: ArraySlice<UInt8>) -> String { String(decoding: value, as: UTF8.self) }
+        while let (rawTag, value) = try? reader.next() {
+            switch Tag(rawValue: rawTag) {
+            case .service?: service = string(value)
+            case .account?: account = string(value)
+            case .created?: created = dateValue(value)
+            case .modified?: modified = dateValue(value)
+            case .expiresAt?: expiresAt = dateValue(value)
+            case .label?: label = string(value)
+            case .comment?: comment = string(value)
+            case .contentType?: contentType = string(value)
+            case .protocol?: internet.protocol = string(value)
+            case .port?: internet.port = Int(value[value.startIndex]) << 8 | Int(value[value.startIndex + 1])
+            case .path?: internet.path = string(value)
+            case .authenticationType?: internet.authenticationType = string(value)
+            case .custom?:
+                if let (name, attributeValue) = try? customParts(value) { custom[string(name)] = string(attributeValue) }
+            case .secret?, .owner?, .allowed?, nil: break
+            }
+        }
+        return ItemAttributes(
+            id: ItemID(itemClass: itemClass, service: service, account: account), label: label, comment: comment, custom: custom,
+            created: created, modified: modified, expiresAt: expiresAt, internet: internet.isEmpty ? nil : internet,
+            contentType: contentType)
+    }
+
+    /// A custom attribute's name (UTF-8 within ``Limits/maxAttributeNameBytes``) and value:
+    /// `u32be(len(name)) || name || value`.
+    private static func customParts(_ value: ArraySlice<UInt8>) throws(CofferError) -> (ArraySlice<UInt8>, ArraySlice<UInt8>) {
+        guard value.count >= 4 else { throw malformed }
+        let nameLength = Int(try uint32(value.prefix(4)))
+        guard nameLength <= value.count - 4 else { throw malformed }
+        let name = try checkedText(value.dropFirst(4).prefix(nameLength), limit: Limits.maxAttributeNameBytes)
+        return (name, value.dropFirst(4 + nameLength))
+    }
+
+    /// `plaintext` (a record that ``decode(_:)`` accepts) with its owner and access list
+    /// replaced by `access`, every other byte as it was: they are its last fields.
+    static func replacingAccess(in plaintext: [UInt8], with access: ItemAccess) throws(CofferError) -> [UInt8] {
+        var reader = TaggedFields.Reader(plaintext.dropFirst(), repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
+        var end = reader.position
+        while let (tag, _) = try reader.next(), tag < Tag.owner.rawValue { end = reader.position }
+        var out = Array(plaintext[..<end])
+        appendAccess(access, to: &out)
+        return out
+    }
+
+    /// The item named by a blind-index input (docs/vault-format.md, 5.1), as an audit entry
+    /// stores it: a known class, names of valid UTF-8 within ``Limits/maxNameBytes`` filling
+    /// the value exactly, and no account for an attribute item.
+    static func itemID(fromIndexInput value: ArraySlice<UInt8>) throws(CofferError) -> ItemID {
+        guard value.count >= 9, let itemClass = ItemClass(rawValue: value[value.startIndex]) else { throw malformed }
+        let serviceLength = Int(try uint32(value.dropFirst().prefix(4)))
+        guard serviceLength <= value.count - 9 else { throw malformed }
+        let service = value.dropFirst(5).prefix(serviceLength)
+        let accountLength = Int(try uint32(value.dropFirst(5 + serviceLength).prefix(4)))
+        let account = value.dropFirst(9 + serviceLength)
+        guard accountLength == account.count, itemClass != .attributeItem || account.isEmpty else { throw malformed }
+        try checkedText(service, limit: Limits.maxNameBytes)
+        try checkedText(account, limit: Limits.maxNameBytes)
+        return ItemID(itemClass: itemClass, service: String(decoding: service, as: UTF8.self), account: String(decoding: account, as: UTF8.self))
     }
 
     /// A date as the record stores it: whole milliseconds since the Unix epoch, or `nil` when
@@ -124,21 +241,12 @@ package enum ItemRecord {
 
     private static let malformed = CofferError.integrityFailure
 
-    private static func string(_ value: ArraySlice<UInt8>) throws(CofferError) -> String {
-        guard let text = String(validating: value, as: UTF8.self) else { throw malformed }
-        return text
-    }
-
-    /// A service, server or account: valid UTF-8 within ``Limits/maxNameBytes``, kept as bytes.
-    private static func nameBytes(_ value: ArraySlice<UInt8>) throws(CofferError) -> ArraySlice<UInt8> {
-        guard value.count <= Limits.maxNameBytes else { throw malformed }
+    /// Valid UTF-8 within `limit` bytes (by default ``Limits/maxTextBytes``: a label, comment,
+    /// internet attribute or custom value), checked without making a string.
+    @discardableResult
+    private static func checkedText(_ value: ArraySlice<UInt8>, limit: Int = Limits.maxTextBytes) throws(CofferError) -> ArraySlice<UInt8> {
+        guard value.count <= limit, TaggedFields.isValidUTF8(value) else { throw malformed }
         return value
-    }
-
-    /// A label, comment, internet attribute or custom value, within ``Limits/maxTextBytes``.
-    private static func text(_ value: ArraySlice<UInt8>) throws(CofferError) -> String {
-        guard value.count <= Limits.maxTextBytes else { throw malformed }
-        return try string(value)
     }
 
     private static func uint32(_ value: ArraySlice<UInt8>) throws(CofferError) -> UInt32 {
@@ -146,35 +254,15 @@ package enum ItemRecord {
         return value.reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    private static func date(_ value: ArraySlice<UInt8>) throws(CofferError) -> Date {
+    /// A date field: exactly 8 bytes.
+    static func date(_ value: ArraySlice<UInt8>) throws(CofferError) -> Date {
         guard value.count == 8 else { throw malformed }
-        let millis = Int64(bitPattern: value.reduce(0) { $0 << 8 | UInt64($1) })
-        return Date(timeIntervalSince1970: Double(millis) / 1000)
+        return dateValue(value)
     }
 
-    /// Walks the fields, enforcing the ordering rules.
-    private struct Reader {
-        let bytes: [UInt8]
-        let itemClass: ItemClass
-        var offset = 1
-        var lastTag: UInt8 = 0
-
-        init(_ bytes: [UInt8]) throws(CofferError) {
-            guard let first = bytes.first, let itemClass = ItemClass(rawValue: first) else { throw malformed }
-            self.bytes = bytes
-            self.itemClass = itemClass
-        }
-
-        mutating func next() throws(CofferError) -> (Tag, ArraySlice<UInt8>)? {
-            guard offset < bytes.count else { return nil }
-            guard bytes.count - offset >= 5, let tag = Tag(rawValue: bytes[offset]) else { throw malformed }
-            guard tag.rawValue > lastTag || (tag == .custom && lastTag == Tag.custom.rawValue) else { throw malformed }
-            let length = Int(try uint32(bytes[(offset + 1)..<(offset + 5)]))
-            guard bytes.count - offset - 5 >= length else { throw malformed }
-            let value = bytes[(offset + 5)..<(offset + 5 + length)]
-            offset += 5 + length
-            lastTag = tag.rawValue
-            return (tag, value)
-        }
+    /// `i64be` milliseconds since the Unix epoch, from 8 checked bytes.
+    private static func dateValue(_ value: ArraySlice<UInt8>) -> Date {
+        let millis = Int64(bitPattern: value.reduce(0) { $0 << 8 | UInt64($1) })
+        return Date(timeIntervalSince1970: Double(millis) / 1000)
     }
 }

@@ -112,6 +112,17 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` (a transaction) with `PRAGMA synchronous = NORMAL`, then puts back FULL, the
+    /// vault's setting. In WAL mode a commit is then not fsynced: it survives the process being
+    /// killed, and a power loss may undo it. For the audit log alone (docs/vault-format.md, 8.2).
+    func withoutSyncOnCommit<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
+        try execute("PRAGMA synchronous = NORMAL")
+        let result: Result<R, CofferError>
+        do throws(CofferError) { result = .success(try body()) } catch { result = .failure(error) }
+        try execute("PRAGMA synchronous = FULL")
+        return try result.get()
+    }
+
     /// Runs one cached statement that takes no parameters and returns no rows.
     private func run(_ sql: String) throws(CofferError) {
         try with(sql) { statement throws(CofferError) in try statement.run() }

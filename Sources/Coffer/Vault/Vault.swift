@@ -59,7 +59,8 @@ public final class Vault: Sendable {
     /// is refused before SQLite touches it unless its header is a vault's of a version this code
     /// reads; the file, its -wal and its -shm are checked again through the descriptors SQLite
     /// opened; and the tables must be exactly the format's. A refused file is left as it was.
-    /// A version 1 vault is read as it is, and migrated to version 2 by its first item write.
+    /// A version 1 or 2 vault is read as it is, and migrated to version 3 by its first write of
+    /// items, their access, the access policy or the audit log.
     public static func open(at url: URL, configuration: Configuration = Configuration()) throws(CofferError) -> Vault {
         let requested = url.standardizedFileURL.path
         let path = try FileSecurity.realPath(of: requested)
@@ -100,6 +101,8 @@ public final class Vault: Sendable {
     ///
     /// The folder is created with mode 0700 if missing; the file is 0600. The vault is built
     /// under a temporary name and linked into place, so no process ever sees a half-made vault.
+    /// Its access policy is `confirm`: a program reads the items it created, and the agent asks
+    /// before another reads them (docs/security.md).
     public static func create(
         at url: URL, with credential: VaultCredential, configuration: Configuration = Configuration()
     ) throws(CofferError) -> Vault {
@@ -161,6 +164,7 @@ public final class Vault: Sendable {
                 try statement.run()
             }
             _ = try slot.insert(connection)
+            try writePolicy(.confirm, vaultID: vaultID, connection, keys)
         }
     }
 
@@ -179,7 +183,9 @@ public final class Vault: Sendable {
         guard try connection.integer("PRAGMA application_id") == Int64(VaultFormat.applicationID) else {
             throw .corruptVault(reason: "not a Coffer vault")
         }
-        try VaultSchema.check(connection, version: try formatVersion(connection))
+        let version = try formatVersion(connection)
+        try VaultSchema.check(connection, version: version)
+        if version >= VaultFormat.accessVersion { try checkPolicyRow(connection) }
         let rows = try connection.with("SELECT vault_id, key_check FROM vault LIMIT 2") { statement throws(CofferError) in
             var rows: [(id: [UInt8], check: [UInt8])] = []
             while try statement.step() { rows.append((statement.blob(at: 0), statement.blob(at: 1))) }

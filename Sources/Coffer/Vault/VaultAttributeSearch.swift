@@ -7,6 +7,13 @@ package struct StoredItem: Sendable, Hashable {
     /// The item's row key (docs/vault-format.md, 5.1).
     package let rowKey: [UInt8]
     package let attributes: ItemAttributes
+    /// The item's owner and access list (format version 3).
+    package let access: ItemAccess
+
+    /// ``ItemAttributes/storeOrder(_:_:)`` of their attributes.
+    static func storeOrder(_ lhs: StoredItem, _ rhs: StoredItem) -> Bool {
+        ItemAttributes.storeOrder(lhs.attributes, rhs.attributes)
+    }
 }
 
 extension Vault {
@@ -28,30 +35,30 @@ extension Vault {
             guard !attributes.isEmpty, try Self.formatVersion(connection) >= 2 else {
                 let scan = try scanRecords(connection, keys, now: now)
                 for expired in scan.expired { try Self.purge(expired.rowKey, expired.sealed, connection) }
-                return scan.live.filter { matches($0.attributes) }.map { StoredItem(rowKey: $0.rowKey, attributes: $0.attributes) }
-                    .sorted { ItemAttributes.storeOrder($0.attributes, $1.attributes) }
+                return scan.live.filter { matches($0.attributes) }.map(\.stored).sorted(by: StoredItem.storeOrder)
             }
             var found: [StoredItem] = []
             for rowKey in try AttributeIndex.candidates(for: attributes, keys, connection) {
                 guard let sealed = try Self.record(at: rowKey, connection),
                       var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { continue }
                 defer { SecretMemory.zero(&plaintext) }
-                guard let item = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes else { continue }
-                if item.isExpired(at: now) {
+                guard let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) else { continue }
+                if decoded.isExpired(at: now) {
                     try Self.purge(rowKey, sealed, connection)
-                } else if matches(item) {
-                    found.append(StoredItem(rowKey: rowKey, attributes: item))
+                    continue
                 }
+                let attributes = decoded.attributes
+                if matches(attributes) { found.append(StoredItem(rowKey: rowKey, attributes: attributes, access: decoded.access)) }
             }
             try Self.verifyKeyCheck(connection, keys)
-            return found.sorted { ItemAttributes.storeOrder($0.attributes, $1.attributes) }
+            return found.sorted(by: StoredItem.storeOrder)
         }
     }
 
     /// The live item whose row key is `rowKey`, or `nil` when there is none (or it expired, and
     /// is purged). Throws ``CofferError/integrityFailure`` when its record fails authentication.
     package func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
-        try readLive(.row(rowKey)) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.row(rowKey)) { decoded, _ in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// When the vault was created (the `vault` table's `created_at`). Works while locked.
@@ -66,21 +73,23 @@ extension Vault {
         try withUnlockedKeys { _, keys throws(CofferError) in keys.rowKey(for: id) }
     }
 
-    /// Sets an item, as ``set(_:for:options:)`` does, and returns its row key.
+    /// Sets an item, as ``set(_:for:options:owner:)`` does, and returns its row key. A new item is
+    /// owned by `owner`; one that exists keeps its owner and access list.
     @discardableResult
-    package func store(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) -> [UInt8] {
+    package func store(_ secret: Data, for id: ItemID, options: ItemOptions, owner: Program? = Program.current()) throws(CofferError) -> [UInt8] {
         try Self.check(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try prepareItemWrite(connection, keys)
-                return try upsert(secret, for: id, options: options, now: now, connection, keys)
+                return try upsert(secret, for: id, options: options, now: now, owner: owner, connection, keys)
             }
         }
     }
 
     /// Replaces the item at `old` with the item `id` (which may be the same item), keeping its
-    /// creation date, in one transaction: for a change of the names that give an item its row.
+    /// creation date, its owner and its access list, in one transaction: for a change of the
+    /// names that give an item its row.
     /// Returns the new row key; throws ``CofferError/itemNotFound`` when `old` holds no live
     /// item any more.
     package func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
@@ -93,10 +102,11 @@ extension Vault {
                     throw .itemNotFound
                 }
                 defer { SecretMemory.zero(&plaintext) }
-                let previous = try checkedDecode(plaintext, rowKey: old, keys).attributes
+                let previous = try checkedDecode(plaintext, rowKey: old, keys)
                 guard !previous.isExpired(at: now) else { throw .itemNotFound }
                 if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }
-                return try upsert(secret, for: id, options: options, now: now, created: previous.created, connection, keys)
+                let kept = Kept(created: previous.attributes.created, access: previous.access)
+                return try upsert(secret, for: id, options: options, now: now, owner: nil, keeping: kept, connection, keys)
             }
         }
     }

@@ -1,17 +1,22 @@
 import CofferBase
 import Foundation
 
-/// The constants and byte constructions of the vault format, version 2 (and version 1, which
-/// every Coffer reads and migrates).
+/// The constants and byte constructions of the vault format, version 3 (and versions 1 and 2,
+/// which every Coffer reads and migrates).
 ///
 /// docs/vault-format.md is the normative description; keep the two in step.
 enum VaultFormat {
     /// The version new vaults get and writers migrate to: `PRAGMA user_version`.
-    static let version: UInt32 = 2
+    static let version: UInt32 = 3
     /// Every version this code reads.
-    static let readableVersions: ClosedRange<UInt32> = 1...2
+    static let readableVersions: ClosedRange<UInt32> = 1...3
+    /// The version that added the attribute index.
+    static let attributeIndexVersion: UInt32 = 2
+    /// The version that added owners, access lists, the access policy and the audit log.
+    static let accessVersion: UInt32 = 3
     /// The version bound into every associated data: records and slots are sealed as in
-    /// version 1, whose plaintexts version 2 only extends (docs/vault-format.md, 7).
+    /// version 1, whose plaintexts versions 2 and 3 only extend; the policy and the audit log,
+    /// new in version 3, are in the first version of their sealing (docs/vault-format.md, 7).
     static let sealingVersion: UInt32 = 1
     /// `PRAGMA application_id`: the ASCII bytes "COFR".
     static let applicationID: Int32 = 0x434F_4652
@@ -47,6 +52,25 @@ enum VaultFormat {
     static func slotAssociatedData(vaultID: [UInt8], kind: String) -> [UInt8] {
         Array("coffer:slot".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID + Array(kind.utf8)
     }
+
+    /// Associated data of the access policy: `"coffer:policy" 0x00 || u32be(1) || vault_id`.
+    static func policyAssociatedData(vaultID: [UInt8]) -> [UInt8] {
+        Array("coffer:policy".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID
+    }
+
+    /// The size of the sealed policy: one byte and the box's 40.
+    static let sealedPolicyLength = 1 + AEAD.overhead
+
+    /// Associated data of an audit entry:
+    /// `"coffer:audit" 0x00 || u32be(1) || vault_id || u64be(sequence)`.
+    static func auditAssociatedData(vaultID: [UInt8], sequence: Int64) -> [UInt8] {
+        Array("coffer:audit".utf8) + [0] + bigEndianBytes(sealingVersion) + vaultID + bigEndianBytes(UInt64(bitPattern: sequence))
+    }
+
+    /// The audit log keeps this many of the newest entries.
+    static let maxAuditEntries: Int64 = 10_000
+    /// The largest sealed audit entry a reader decrypts (an entry is at most about 10 KiB).
+    static let maxSealedAuditEntryBytes = 16_384
 
     /// Blind-index input: `u8(class) || u32be(len) || service || u32be(len) || account`,
     /// names in Unicode NFC, UTF-8.

@@ -4,20 +4,29 @@ import Foundation
 extension Vault: CredentialStore {
     /// Creates or replaces an item in one durable transaction. `created` is kept from the
     /// item it replaces; `modified` is now.
+    ///
+    /// A new item's owner is this process's executable (docs/security.md: which programs read
+    /// which items); an item that exists keeps its owner and the programs allowed to read it.
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions()) throws(CofferError) {
         try set([(id, secret, options)])
     }
 
     /// Sets many items in one transaction: all of them or none. For benchmarks and imports.
+    /// New items are owned by this process's executable, as with ``set(_:for:options:)``.
     @_spi(Benchmarks)
     public func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)]) throws(CofferError) {
+        try set(entries, owner: Program.current())
+    }
+
+    /// Sets many items in one transaction, `owner` owning those that are new.
+    func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)], owner: Program?) throws(CofferError) {
         for entry in entries { try Self.check(entry.secret, for: entry.id, options: entry.options) }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try prepareItemWrite(connection, keys)
                 for entry in entries {
-                    try upsert(entry.secret, for: entry.id, options: entry.options, now: now, connection, keys)
+                    try upsert(entry.secret, for: entry.id, options: entry.options, now: now, owner: owner, connection, keys)
                 }
             }
         }
@@ -30,25 +39,29 @@ extension Vault: CredentialStore {
         try Limits.checkSecret(size: secret.count)
     }
 
+    /// What a rewritten item keeps from the item it replaces.
+    struct Kept {
+        let created: Date
+        let access: ItemAccess
+    }
+
     /// Writes one item and its attribute index rows inside the caller's write transaction (after
-    /// ``prepareItemWrite(_:_:)``), keeping `created` from the item it replaces. Returns its row key.
+    /// ``prepareItemWrite(_:_:)``). Returns its row key.
+    ///
+    /// `created`, the owner and the access list come from `kept` when given, else from the live
+    /// item the write replaces; a new item gets `owner` and an empty access list.
     @discardableResult
     func upsert(
-        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, created kept: Date? = nil,
+        _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, owner: Program?, keeping kept: Kept? = nil,
         _ connection: SQLiteConnection, _ keys: VaultKeys
     ) throws(CofferError) -> [UInt8] {
         let rowKey = keys.rowKey(for: id)
         let associatedData = itemAssociatedDataPrefix + rowKey
-        var created = kept ?? now
-        if let previous = try Self.record(at: rowKey, connection),
-           var plaintext = openSealed(previous, rowKey: rowKey, keys) {
-            if kept == nil, let old = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes, !old.isExpired(at: now) {
-                created = old.created
-            }
-            SecretMemory.zero(&plaintext)
-        }
-        let attributes = ItemAttributes(id: id, options: options, created: created, modified: now)
-        var plaintext = ItemRecord.encode(attributes, secret: secret)
+        var kept = kept
+        if kept == nil { kept = try liveKept(at: rowKey, now: now, connection, keys) }
+        let keeping = kept ?? Kept(created: now, access: ItemAccess(owner: owner))
+        let attributes = ItemAttributes(id: id, options: options, created: keeping.created, modified: now)
+        var plaintext = ItemRecord.encode(attributes, secret: secret, access: keeping.access)
         let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
         SecretMemory.zero(&plaintext)
         try connection.with(
@@ -61,30 +74,42 @@ extension Vault: CredentialStore {
         return rowKey
     }
 
+    /// What the live item at `rowKey` keeps when it is rewritten; `nil` when there is none, or
+    /// its record does not open (it is then replaced as if new).
+    private func liveKept(at rowKey: [UInt8], now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
+        guard let previous = try Self.record(at: rowKey, connection), var plaintext = openSealed(previous, rowKey: rowKey, keys) else {
+            return nil
+        }
+        defer { SecretMemory.zero(&plaintext) }
+        guard let old = try? checkedDecode(plaintext, rowKey: rowKey, keys), !old.isExpired(at: now) else { return nil }
+        return Kept(created: old.attributes.created, access: old.access)
+    }
+
     /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive(.item(id)) { decoded in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.item(id)) { decoded, _ in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive(.item(id)) { decoded in Data(decoded.secret) }
+        try readLive(.item(id)) { decoded, _ in Data(decoded.secret) }
     }
 
     /// Reads, authenticates and strictly decodes the record at `address`, purging it when expired.
-    func readLive<R: Sendable>(_ address: RecordAddress, _ result: (ItemRecord.Decoded) -> R) throws(CofferError) -> R? {
+    /// `result` gets the decoded record and its row key.
+    func readLive<R: Sendable>(_ address: RecordAddress, _ result: (ItemRecord.Decoded, [UInt8]) -> R) throws(CofferError) -> R? {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> R? in
             guard var opened = try openRecord(at: address, connection, keys) else { return nil }
             defer { SecretMemory.zero(&opened.plaintext) }
             let decoded = try checkedDecode(opened, keys)
-            guard !decoded.attributes.isExpired(at: now) else {
+            guard !decoded.isExpired(at: now) else {
                 try Self.purge(opened.rowKey, opened.sealed, connection)
                 return nil
             }
-            return result(decoded)
+            return result(decoded, opened.rowKey)
         }
     }
 
@@ -105,18 +130,28 @@ extension Vault: CredentialStore {
     /// any other query decrypts every record, since names exist only inside the ciphertext.
     /// Records that fail authentication are skipped; ``unreadableRecordCount()`` counts them.
     public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
+        try storedItems(matching: query).map(\.attributes)
+    }
+
+    /// The items the query selects, as ``items(matching:)`` finds them, each with its row key
+    /// and its owner and access list: for showing who reads what, and for listing only the
+    /// items a program may read.
+    package func storedItems(matching query: ItemQuery) throws(CofferError) -> [StoredItem] {
         if let id = query.exactID {
-            guard let attributes = try item(for: id)?.attributes, query.matches(attributes) else { return [] }
-            return [attributes]
+            let found = try readLive(.item(id)) { decoded, rowKey in
+                StoredItem(rowKey: rowKey, attributes: decoded.attributes, access: decoded.access)
+            }
+            guard let found, query.matches(found.attributes) else { return [] }
+            return [found]
         }
         if let attributes = query.indexedAttributes {
-            return try storedItems(withAttributes: attributes).map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
+            return try storedItems(withAttributes: attributes).filter { query.matches($0.attributes) }
         }
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             let scan = try scanRecords(connection, keys, now: now)
             for expired in scan.expired { try Self.purge(expired.rowKey, expired.sealed, connection) }
-            return scan.live.map(\.attributes).filter(query.matches).sorted(by: ItemAttributes.storeOrder)
+            return scan.live.filter { query.matches($0.attributes) }.map(\.stored).sorted(by: StoredItem.storeOrder)
         }
     }
 
@@ -168,6 +203,9 @@ extension Vault: CredentialStore {
         let rowKey: [UInt8]
         let sealed: [UInt8]
         let attributes: ItemAttributes
+        let access: ItemAccess
+
+        var stored: StoredItem { StoredItem(rowKey: rowKey, attributes: attributes, access: access) }
     }
 
     struct Scan {
@@ -206,7 +244,7 @@ extension Vault: CredentialStore {
         let decoded = try ItemRecord.decode(opened.plaintext)
         // The record names the item asked for: the same blind-index input gives the same row
         // key, with no second keyed hash.
-        guard decoded.indexInput == indexInput else { throw .integrityFailure }
+        guard decoded.hasIndexInput(indexInput) else { throw .integrityFailure }
         return decoded
     }
 
@@ -233,12 +271,12 @@ extension Vault: CredentialStore {
                     continue
                 }
                 defer { SecretMemory.zero(&plaintext) }
-                guard let attributes = try? checkedDecode(plaintext, rowKey: rowKey, keys).attributes else {
+                guard let decoded = try? checkedDecode(plaintext, rowKey: rowKey, keys) else {
                     scan.unreadable += 1
                     continue
                 }
-                let record = ScannedRecord(rowKey: rowKey, sealed: sealed, attributes: attributes)
-                if attributes.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
+                let record = ScannedRecord(rowKey: rowKey, sealed: sealed, attributes: decoded.attributes, access: decoded.access)
+                if decoded.isExpired(at: now) { scan.expired.append(record) } else { scan.live.append(record) }
             }
             return scan
         }

@@ -1,16 +1,18 @@
 import CofferBase
 
 extension Vault {
-    /// The start of every write transaction that touches items: checks that the keys are still
-    /// the vault's, then brings a version 1 vault to version 2, so that the attribute index is
-    /// there to keep.
+    /// The start of every write transaction that touches items, their access, the policy or the
+    /// audit log: checks that the keys are still the vault's, then brings a version 1 or 2 vault
+    /// to version 3, so that the attribute index and the access tables are there to keep.
     ///
     /// The version is read inside the transaction, so a process that opened the vault before
-    /// another migrated it still writes the index.
+    /// another migrated it still writes the index and keeps owners.
     func prepareItemWrite(_ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) {
         try Self.verifyKeyCheck(connection, keys)
-        guard try Self.formatVersion(connection) < VaultFormat.version else { return }
-        try migrateToVersion2(connection, keys)
+        let version = try Self.formatVersion(connection)
+        guard version < VaultFormat.version else { return }
+        if version < VaultFormat.attributeIndexVersion { try migrateToVersion2(connection, keys) }
+        try migrateToVersion3(connection, keys)
     }
 
     /// Version 1 to 2, inside the caller's write transaction: adds the attribute index, indexes
@@ -31,6 +33,16 @@ extension Vault {
             return readable
         }
         for record in readable { try AttributeIndex.insert(record.attributes, rowKey: record.rowKey, keys, connection) }
-        try connection.execute("PRAGMA user_version = \(VaultFormat.version)")
+        try connection.execute("PRAGMA user_version = \(VaultFormat.attributeIndexVersion)")
+    }
+
+    /// Version 2 to 3, inside the caller's write transaction: adds the access tables with the
+    /// policy ``AccessPolicy/open``, so every program keeps reading what it read before, and an
+    /// empty audit log. Records stay as they are: a version 2 record is a version 3 record
+    /// without an owner (docs/vault-format.md, 7.2).
+    private func migrateToVersion3(_ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) {
+        try VaultSchema.addAccessTables(connection)
+        try writePolicy(.open, connection, keys)
+        try connection.execute("PRAGMA user_version = \(VaultFormat.accessVersion)")
     }
 }

@@ -1,6 +1,6 @@
 /// The tables of a vault, per format version: how a new vault is made, how a version 1 vault
-/// gains version 2's attribute index, and the check that an existing file has exactly its
-/// version's tables (docs/vault-format.md, section 2).
+/// gains version 2's attribute index and a version 2 vault version 3's access tables, and the
+/// check that an existing file has exactly its version's tables (docs/vault-format.md, section 2).
 enum VaultSchema {
     /// One column as `PRAGMA table_info` reports it.
     struct Column: Equatable {
@@ -90,14 +90,48 @@ enum VaultSchema {
         name: "attribute_index_by_row", table: AttributeIndex.table, columns: ["row_key"],
         statement: "CREATE INDEX attribute_index_by_row ON attribute_index (row_key)")
 
+    /// Version 3's access policy (section 8.1): one row.
+    static let accessSettingsTable = Table(
+        name: "access_settings",
+        columns: [
+            Column(name: "singleton", type: "INTEGER", notNull: false, primaryKey: true),
+            Column(name: "policy", type: "BLOB", notNull: true, primaryKey: false),
+        ],
+        withoutRowID: false,
+        statement: """
+            CREATE TABLE access_settings (
+                singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                policy BLOB NOT NULL)
+            """)
+
+    /// Version 3's audit log (section 8.2).
+    static let auditLogTable = Table(
+        name: "audit_log",
+        columns: [
+            Column(name: "sequence", type: "INTEGER", notNull: false, primaryKey: true),
+            Column(name: "entry", type: "BLOB", notNull: true, primaryKey: false),
+        ],
+        withoutRowID: false,
+        statement: "CREATE TABLE audit_log (sequence INTEGER PRIMARY KEY, entry BLOB NOT NULL)")
+
     static func tables(version: UInt32) -> [Table] {
-        version >= 2 ? baseTables + [attributeIndexTable] : baseTables
+        var tables = baseTables
+        if version >= VaultFormat.attributeIndexVersion { tables.append(attributeIndexTable) }
+        if version >= VaultFormat.accessVersion { tables += [accessSettingsTable, auditLogTable] }
+        return tables
     }
 
     /// Creates the current version's tables in a new database.
     static func create(_ connection: SQLiteConnection) throws(CofferError) {
         for table in baseTables { try connection.execute(table.statement) }
         try addAttributeIndex(connection)
+        try addAccessTables(connection)
+    }
+
+    /// Adds version 3's tables to a version 2 database (inside the caller's transaction).
+    static func addAccessTables(_ connection: SQLiteConnection) throws(CofferError) {
+        try connection.execute(accessSettingsTable.statement)
+        try connection.execute(auditLogTable.statement)
     }
 
     /// Adds version 2's table and index to a version 1 database (inside the caller's transaction).
@@ -108,10 +142,11 @@ enum VaultSchema {
 
     /// Throws ``CofferError/corruptVault(reason:)`` unless the database holds exactly the
     /// tables of format `version`, with their columns, version 2's one index, and no other
-    /// table, index, trigger or view (SQLite's own `sqlite_` objects aside).
+    /// table, index, trigger or view (SQLite's own `sqlite_` objects aside). The rows of a
+    /// version 3 file's `access_settings` are checked by ``Vault/checkPolicyRow(_:)``.
     static func check(_ connection: SQLiteConnection, version: UInt32) throws(CofferError) {
         let tables = tables(version: version)
-        let indexes = version >= 2 ? [attributeIndexByRow.name] : []
+        let indexes = version >= VaultFormat.attributeIndexVersion ? [attributeIndexByRow.name] : []
         let objects = try connection.with("SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'") {
             statement throws(CofferError) in
             var objects: [(type: String, name: String)] = []
@@ -125,7 +160,7 @@ enum VaultSchema {
               Set(objects.filter { $0.type == "table" }.map(\.name)) == Set(tables.map(\.name)),
               Set(objects.filter { $0.type == "index" }.map(\.name)) == Set(indexes)
         else { throw .corruptVault(reason: "the vault's tables are not the format's") }
-        if version >= 2 {
+        if version >= VaultFormat.attributeIndexVersion {
             guard try indexedColumns(attributeIndexByRow.name, connection) == (attributeIndexByRow.table, attributeIndexByRow.columns) else {
                 throw .corruptVault(reason: "the attribute index is not the format's")
             }

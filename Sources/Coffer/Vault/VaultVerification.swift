@@ -23,6 +23,12 @@ public struct VaultVerification: Sendable, Hashable {
         /// that name no item or attributes the item does not have. Searches by attribute may
         /// then miss the items concerned; they never return a wrong one.
         case attributeIndex(missingRows: Int, staleRows: Int)
+        /// The access policy (format version 3) is missing or does not open: the vault's access
+        /// rules are unknown until it is set anew.
+        case accessPolicy(String)
+        /// An audit-log entry (format version 3) fails authentication (edited, moved, reordered
+        /// or copied) or breaks the format's rules. Identified by its sequence number.
+        case unreadableAuditEntry(sequence: Int64)
 
         public var description: String {
             switch self {
@@ -33,11 +39,14 @@ public struct VaultVerification: Sendable, Hashable {
             case .malformedRecord(let rowKey): "record \(rowKey): breaks the format's rules"
             case .misplacedRecord(let rowKey, let item): "record \(rowKey): holds \(item), which belongs in another row"
             case .attributeIndex(let missing, let stale): "attribute index: \(missing) row(s) missing, \(stale) stale"
+            case .accessPolicy(let text): "access policy: \(text)"
+            case .unreadableAuditEntry(let sequence): "audit entry \(sequence): fails authentication or breaks the format's rules"
             }
         }
     }
 
-    /// Every problem found, database problems first, then records in row-key order.
+    /// Every problem found, database problems first, then records in row-key order, then the
+    /// access policy and the audit log's entries in sequence order.
     public let problems: [Problem]
     /// The records that are sound, expired ones included.
     public let soundRecords: Int
@@ -48,8 +57,9 @@ public struct VaultVerification: Sendable, Hashable {
 
 extension Vault {
     /// Checks the whole vault: SQLite's integrity check over every page, the tables, every key
-    /// slot, and every record (it must open, follow the format's rules, and sit in the row its
-    /// names give). The vault must be unlocked. Reads only.
+    /// slot, every record (it must open, follow the format's rules, and sit in the row its
+    /// names give), and in format version 3 the access policy and every audit-log entry. The
+    /// vault must be unlocked. Reads only.
     ///
     /// A point lookup (``secret(for:)``) cannot prove that an item is absent: damage to the
     /// file can hide a row, and the lookup then reports it missing. This can: a clean report
@@ -81,12 +91,33 @@ extension Vault {
                     problems.append(.database("reading the records stopped: \(error.reasonText)"))
                 }
                 problems += recordProblems.sorted { $0.rowKey.lexicographicallyPrecedes($1.rowKey) }.map(\.problem)
-                if version >= 2, let problem = attributeIndexProblem(sound: sound, unsound: unsound, connection, keys) {
+                if version >= VaultFormat.attributeIndexVersion,
+                   let problem = attributeIndexProblem(sound: sound, unsound: unsound, connection, keys) {
                     problems.append(problem)
                 }
+                if version >= VaultFormat.accessVersion { problems += accessProblems(connection, keys) }
                 return VaultVerification(problems: problems, soundRecords: sound.count)
             }
         }
+    }
+
+    /// The access policy's problem, if any, then each audit entry that does not open or decode.
+    private func accessProblems(_ connection: SQLiteConnection, _ keys: VaultKeys) -> [VaultVerification.Problem] {
+        var problems: [VaultVerification.Problem] = []
+        do throws(CofferError) { _ = try readPolicy(connection, keys) } catch { problems.append(.accessPolicy(error.reasonText)) }
+        do {
+            try connection.with("SELECT sequence, entry FROM audit_log ORDER BY sequence") { statement throws(CofferError) in
+                while try statement.step() {
+                    let sequence = statement.int64(at: 0)
+                    if (try? openAuditEntry(statement.blob(at: 1), sequence: sequence, keys)) == nil {
+                        problems.append(.unreadableAuditEntry(sequence: sequence))
+                    }
+                }
+            }
+        } catch {
+            problems.append(.database("reading the audit log stopped: \(error.reasonText)"))
+        }
+        return problems
     }
 
     /// SQLite's `integrity_check` (up to 100 findings), or why it could not run.
@@ -115,10 +146,11 @@ extension Vault {
         guard var plaintext = openSealed(sealed, rowKey: rowKey, keys) else { return .problem(.unreadableRecord(rowKey: label)) }
         defer { SecretMemory.zero(&plaintext) }
         guard let decoded = try? ItemRecord.decode(plaintext) else { return .problem(.malformedRecord(rowKey: label)) }
+        let attributes = decoded.attributes
         guard keys.rowKey(forIndexInput: decoded.indexInput) == rowKey else {
-            return .problem(.misplacedRecord(rowKey: label, item: decoded.attributes.id))
+            return .problem(.misplacedRecord(rowKey: label, item: attributes.id))
         }
-        return .sound(decoded.attributes)
+        return .sound(attributes)
     }
 
     /// Compares the attribute index with the rows the sound records need. Rows of records that

@@ -19,6 +19,22 @@ final class ItemRecordTests: XCTestCase {
         XCTAssertEqual(decoded.indexInput, VaultFormat.blindIndexInput(attributes.id))
     }
 
+    /// An owner and an access list (format version 3) round-trip, as the last fields of the
+    /// record: a record without them is the version 2 record of the same item, and replacing
+    /// them keeps every other byte.
+    func testOwnerAndAccessListRoundTrip() throws {
+        let access = ItemAccess(owner: SamplePrograms.full, allowed: [Program(executable: "/usr/bin/git"), Program(executable: "/usr/bin/age")])
+        let encoded = ItemRecord.encode(attributes, secret: Data([9]), access: access)
+        let decoded = try ItemRecord.decode(encoded)
+        XCTAssertEqual(decoded.access, access)
+        XCTAssertEqual(decoded.attributes, attributes)
+        let unowned = ItemRecord.encode(attributes, secret: Data([9]))
+        XCTAssertEqual(try ItemRecord.decode(unowned).access, .unowned)
+        XCTAssertTrue(encoded.starts(with: unowned))
+        XCTAssertEqual(try ItemRecord.replacingAccess(in: encoded, with: .unowned), unowned)
+        XCTAssertEqual(try ItemRecord.replacingAccess(in: unowned, with: access), encoded)
+    }
+
     /// Truncated, reordered, duplicated or unknown fields are integrity failures, never crashes.
     func testMalformedRecordsAreRefused() {
         let valid = ItemRecord.encode(attributes, secret: Data([1]))
@@ -115,5 +131,5 @@ enum RecordForgery {
             + field(0x05, date) + field(0x10, Array("https".utf8))),
         ("invalid UTF-8 in the content type", plaintext(extra: field(0x09, [0x74, 0xFF]))),
         ("an oversized content type", plaintext(extra: field(0x09, Array(repeating: 0x74, count: Limits.maxTextBytes + 1)))),
-    ]
+    ] + malformedAccessPlaintexts
 }

@@ -104,7 +104,8 @@ final class VaultAttributeIndexTests: XCTestCase {
     }
 
     /// Reading a version 1 vault changes nothing in the file (reads, searches, listings, locked
-    /// or not); the first write of an item migrates it to version 2 with every item indexed.
+    /// or not); the first write of an item migrates it to version 3 in one transaction, with
+    /// every item indexed, unowned and still readable, and the policy open.
     func testVersion1MigratesOnFirstWrite() throws {
         let copy = try VaultFixtureTests.copyFixture(into: folder)
         let vault = try Vault.open(at: copy.vault, unlock: .keyFile(copy.key))
@@ -116,11 +117,15 @@ final class VaultAttributeIndexTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: copy.vault), before)
 
         try vault.set(Data("n".utf8), for: .genericPassword(service: "new", account: "one"), options: ItemOptions(custom: ["env": "prod"]))
-        XCTAssertEqual(try userVersion(copy.vault), 2)
+        XCTAssertEqual(try userVersion(copy.vault), 3)
         XCTAssertEqual(try vault.storedItems(withAttributes: ["env": "prod"]).map(\.attributes.id.service), ["com.example.mail", "new"])
         XCTAssertTrue(try vault.verify().isClean)
-        // Reopened, it is a version 2 vault with its tables checked as such.
-        XCTAssertEqual(try Vault.open(at: copy.vault, unlock: .keyFile(copy.key)).items(matching: .all).count, 7)
+        // Reopened, it is a version 3 vault with its tables checked as such.
+        let reopened = try Vault.open(at: copy.vault, unlock: .keyFile(copy.key))
+        XCTAssertEqual(try reopened.items(matching: .all).count, 7)
+        XCTAssertEqual(try reopened.accessPolicy(), .open)
+        XCTAssertEqual(try reopened.storedItems(matching: .all).filter { $0.access == .unowned }.count, 6)
+        for item in try reopened.items(matching: .all) { XCTAssertNotNil(try reopened.secret(for: item.id), "\(item.id)") }
     }
 
     /// A process that opened the vault as version 1 before another migrated it writes the index

@@ -38,8 +38,8 @@ final class VaultCorruptionTests: XCTestCase {
     /// A vault from a newer format version is refused with unsupportedFormatVersion.
     func testNewerFormatVersion() throws {
         _ = try folder.makeVault()
-        try RawVaultFile(folder.file("test.vault")).execute("PRAGMA user_version = 3")
-        XCTAssertEqual(openError(folder.file("test.vault")), .unsupportedFormatVersion(3))
+        try RawVaultFile(folder.file("test.vault")).execute("PRAGMA user_version = 4")
+        XCTAssertEqual(openError(folder.file("test.vault")), .unsupportedFormatVersion(4))
     }
 
     /// A vault truncated to half its size fails with a typed error, never a crash.

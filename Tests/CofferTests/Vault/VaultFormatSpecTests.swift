@@ -17,32 +17,75 @@ final class VaultFormatSpecTests: XCTestCase {
             let label: String?, comment: String?, attributes: [String: String]
             let `protocol`: String?, port: Int?, path: String?, authenticationType: String?
             let contentType: String?
+            var owner: ProgramJSON? = nil
+            var allowed: [ProgramJSON]? = nil
+        }
+        /// A program as the reader prints it (docs/vault-format.md, 5.5): digests in hex, pins only when set.
+        struct ProgramJSON: Decodable, Equatable {
+            let executable: String
+            var executableDigest: String? = nil, executablePinned: Bool? = nil
+            var script: String? = nil, scriptDigest: String? = nil, scriptPinned: Bool? = nil
+            var sandboxApp: String? = nil, unit: String? = nil
+
+            init(executable: String, executableDigest: String? = nil, executablePinned: Bool? = nil, script: String? = nil,
+                 scriptDigest: String? = nil, scriptPinned: Bool? = nil, sandboxApp: String? = nil, unit: String? = nil) {
+                (self.executable, self.executableDigest, self.executablePinned, self.script) = (executable, executableDigest, executablePinned, script)
+                (self.scriptDigest, self.scriptPinned, self.sandboxApp, self.unit) = (scriptDigest, scriptPinned, sandboxApp, unit)
+            }
+
+            init(_ program: Program) {
+                let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+                self.init(
+                    executable: program.executable, executableDigest: program.executableDigest.map(hex),
+                    executablePinned: program.executablePinned ? true : nil, script: program.script.map { String(decoding: $0, as: UTF8.self) },
+                    scriptDigest: program.scriptDigest.map(hex), scriptPinned: program.scriptPinned ? true : nil,
+                    sandboxApp: program.sandboxApp, unit: program.unit)
+            }
+        }
+        /// An audit entry as the reader prints it (section 8.2).
+        struct AuditJSON: Decodable, Equatable {
+            struct ItemJSON: Decodable, Equatable { let `class`: String, service: String, account: String }
+            let time: Int64, frontDoor: String, action: String, decision: String, sequence: Int64
+            let program: ProgramJSON?, item: ItemJSON?
         }
         let items: [Entry]
         let unreadable: Int
         let version: Int
+        let policy: String
+        let audit: [AuditJSON]
+        let auditUnreadable: Int
     }
 
+    static let classNames = ["genericPassword", "internetPassword", "attributeItem"]
+
     private func readWithPython(_ vault: URL, _ arguments: [String] = [], passphrase: String? = nil) throws -> Dump {
-        let outcome = try ChildProcess.run(
-            URL(fileURLWithPath: "/usr/bin/env"), ["python3", reader.path, vault.path] + arguments,
-            stdin: Data((passphrase ?? "").utf8))
+        let outcome = try runPython(vault, arguments, passphrase: passphrase)
         XCTAssertEqual(outcome.status, 0, outcome.stderrText)
         return try JSONDecoder().decode(Dump.self, from: outcome.stdout)
     }
 
+    private func runPython(_ vault: URL, _ arguments: [String] = [], passphrase: String? = nil) throws -> ChildProcess.Output {
+        try ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", reader.path, vault.path] + arguments,
+            stdin: Data((passphrase ?? "").utf8))
+    }
+
     /// What Coffer itself reads, in the reader's shape, for comparison.
     private func readWithCoffer(_ vault: Vault) throws -> [Dump.Entry] {
-        try vault.items(matching: .all).map { attributes in
+        try vault.storedItems(matching: .all).map { stored in
+            let attributes = stored.attributes
             let item = try XCTUnwrap(try vault.item(for: attributes.id))
-            return Dump.Entry(
-                class: ["genericPassword", "internetPassword", "attributeItem"][Int(attributes.id.itemClass.rawValue) - 1],
+            var entry = Dump.Entry(
+                class: Self.classNames[Int(attributes.id.itemClass.rawValue) - 1],
                 service: attributes.id.service, account: attributes.id.account, secret: item.secret.base64EncodedString(),
                 created: ItemRecord.milliseconds(attributes.created)!, modified: ItemRecord.milliseconds(attributes.modified)!,
                 expires: attributes.expiresAt.flatMap(ItemRecord.milliseconds), label: attributes.label, comment: attributes.comment,
                 attributes: attributes.custom, protocol: attributes.internet?.protocol, port: attributes.internet?.port,
                 path: attributes.internet?.path, authenticationType: attributes.internet?.authenticationType,
                 contentType: attributes.contentType)
+            entry.owner = stored.access.owner.map(Dump.ProgramJSON.init)
+            entry.allowed = stored.access.allowed.isEmpty ? nil : stored.access.allowed.map(Dump.ProgramJSON.init)
+            return entry
         }.sorted { ($0.class, $0.service, $0.account) < ($1.class, $1.service, $1.account) }
     }
 
@@ -118,14 +161,14 @@ final class VaultFormatSpecTests: XCTestCase {
         XCTAssertEqual([header[18], header[19]], [2, 2], "WAL in the header")
         XCTAssertTrue(document.contains("`application_id` (bytes 68–71, big-endian)") && document.contains("`user_version` (bytes 60–63)"))
         XCTAssertEqual(header[68..<72].reduce(0) { $0 << 8 | Int64($1) }, applicationID)
-        XCTAssertEqual(header[60..<64].reduce(0) { $0 << 8 | Int64($1) }, 2)
+        XCTAssertEqual(header[60..<64].reduce(0) { $0 << 8 | Int64($1) }, 3)
 
         // The byte sizes in the schema's comments, against a vault with a passphrase slot and an item.
         let vault = try Vault.open(at: folder.file("test.vault"), unlock: .passphrase(testPassphrase), configuration: .test())
         try vault.set(Data("v".utf8), for: .genericPassword(service: "s", account: "a"))
         for (column, table) in [
             ("vault_id", "vault"), ("key_check", "vault"), ("salt", "key_slots"), ("wrapped_key", "key_slots"), ("row_key", "items"),
-            ("token", "attribute_index"),
+            ("token", "attribute_index"), ("policy", "access_settings"),
         ] {
             let comment = try XCTUnwrap(section.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(column + " ") }, column)
             let documented = try XCTUnwrap(comment.split(separator: "--").last.flatMap { numbers(in: String($0)).first }.flatMap { Int64($0) }, column)
@@ -152,10 +195,10 @@ final class VaultFormatSpecTests: XCTestCase {
         _ = try folder.makeVault()
         let raw = try RawVaultFile(folder.file("test.vault"))
         XCTAssertEqual(try raw.rows("PRAGMA application_id").first?.first as? Int64, 0x434F_4652)
-        XCTAssertEqual(try raw.rows("PRAGMA user_version").first?.first as? Int64, 2)
+        XCTAssertEqual(try raw.rows("PRAGMA user_version").first?.first as? Int64, 3)
         XCTAssertEqual(try raw.rows("PRAGMA journal_mode").first?.first as? String, "wal")
         XCTAssertEqual(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0[0] as? String },
-                       ["attribute_index", "items", "key_slots", "vault"])
+                       ["access_settings", "attribute_index", "audit_log", "items", "key_slots", "vault"])
         XCTAssertEqual(try raw.rows("SELECT name FROM sqlite_schema WHERE type = 'index' ORDER BY name").map { $0[0] as? String },
                        ["attribute_index_by_row"])
     }
@@ -177,7 +220,7 @@ final class VaultFormatSpecTests: XCTestCase {
                       options: ItemOptions(internet: InternetAttributes(protocol: "https", port: 443)))
 
         let all = try readWithPython(folder.file("test.vault"), passphrase: testPassphrase)
-        XCTAssertEqual(all.version, 2)
+        XCTAssertEqual(all.version, 3)
         XCTAssertEqual(all.items, try readWithCoffer(vault))
         XCTAssertEqual(all.items.first { $0.class == "attributeItem" }?.contentType, "text/plain")
 
@@ -203,9 +246,134 @@ final class VaultFormatSpecTests: XCTestCase {
         XCTAssertEqual(try readWithPython(copy.vault, ["--keyfile", copy.key.path]).version, 1)
         try vault.set(Data("added".utf8), for: .genericPassword(service: "new", account: "item"))
         let dump = try readWithPython(copy.vault, ["--keyfile", copy.key.path])
-        XCTAssertEqual(dump.version, 2)
+        XCTAssertEqual(dump.version, 3)
+        XCTAssertEqual(dump.policy, "open")
         XCTAssertEqual(dump.items, try readWithCoffer(vault))
         let found = try readWithPython(copy.vault, ["--keyfile", copy.key.path, "--search", "env=prod"])
         XCTAssertEqual(found.items.map(\.service), ["com.example.mail"])
+    }
+
+    /// Version 3 as the reader sees it: every item's owner and access list (digests, pins,
+    /// scripts, apps, units), the policy and the audit log (newest first, with each entry's
+    /// program and item) are what Coffer reads; and after a rotation they still are.
+    func testPythonReadsOwnersPolicyAndAuditLog() throws {
+        let vault = try folder.makeVault()
+        let mail = ItemID.genericPassword(service: "mail", account: "ada")
+        let docker = ItemID.newAttributeItem()
+        try vault.set(Data("pw".utf8), for: mail, options: ItemOptions(custom: ["team": "blue"]), owner: SamplePrograms.full)
+        try vault.grant(Program(executable: "/usr/bin/git"), to: mail)
+        try vault.grant(Program(executable: "/usr/bin/python3", executableDigest: SamplePrograms.digest, executablePinned: true, script: "module:backup"), to: mail)
+        try vault.set(Data("tok".utf8), for: docker, owner: Program(executable: "/usr/bin/docker-credential-coffer"))
+        try vault.forgeRecord(RecordForgery.plaintext(service: "old", account: "item"), for: .genericPassword(service: "old", account: "item"))
+        try vault.setAccessPolicy(.strict)
+        let entries = [
+            AuditEntry(time: Date(timeIntervalSince1970: 1_800_000_000.5), program: SamplePrograms.full, frontDoor: .secretService,
+                       action: .read, item: mail, decision: .allowed),
+            AuditEntry(time: Date(timeIntervalSince1970: 1_800_000_001), program: nil, frontDoor: .cli, action: .policy, decision: .open),
+            AuditEntry(time: Date(timeIntervalSince1970: 1_800_000_002), program: Program(executable: "/x"), frontDoor: .agent,
+                       action: .read, item: docker, decision: .timedOut),
+        ]
+        for entry in entries { try vault.appendAudit(entry) }
+
+        func check(_ passphrase: String, _ what: String) throws {
+            let dump = try readWithPython(folder.file("test.vault"), passphrase: passphrase)
+            XCTAssertEqual(dump.version, 3, what)
+            XCTAssertEqual(dump.items, try readWithCoffer(vault), what)
+            XCTAssertEqual(dump.items.first { $0.service == "mail" }?.allowed?.count, 2, what)
+            XCTAssertNil(dump.items.first { $0.service == "old" }?.owner, what)
+            XCTAssertEqual(dump.policy, "strict", what)
+            XCTAssertEqual(dump.auditUnreadable, 0, what)
+            let coffer = try vault.auditLog().enumerated().map { index, entry in
+                Dump.AuditJSON(
+                    time: ItemRecord.milliseconds(entry.time)!, frontDoor: entry.frontDoor.rawValue, action: entry.action.rawValue,
+                    decision: entry.decision.rawValue, sequence: Int64(entries.count - index), program: entry.program.map(Dump.ProgramJSON.init),
+                    item: entry.item.map { .init(class: Self.classNames[Int($0.itemClass.rawValue) - 1], service: $0.service, account: $0.account) })
+            }
+            XCTAssertEqual(dump.audit, coffer, what)
+            XCTAssertEqual(dump.audit.map(\.decision), ["timed-out", "open", "allowed"], what)
+        }
+        try check(testPassphrase, "fresh")
+        try vault.rotateVaultKey(credentials: [.passphrase(testPassphrase)])
+        try check(testPassphrase, "rotated")
+    }
+
+    /// The reader enforces the version 3 rules as Coffer does: swapped audit entries are
+    /// unreadable to both, and a vault without its policy row is refused before any key is used.
+    func testPythonRefusesWhatCofferRefuses() throws {
+        let vault = try folder.makeVault()
+        for second in 0..<3 {
+            try vault.appendAudit(AuditEntry(time: Date(timeIntervalSince1970: Double(second)), program: nil, frontDoor: .agent, action: .list, decision: .open))
+        }
+        let raw = try RawVaultFile(folder.file("test.vault"))
+        try raw.execute("UPDATE audit_log SET sequence = -sequence WHERE sequence IN (1, 2)")
+        try raw.execute("UPDATE audit_log SET sequence = 3 + sequence WHERE sequence < 0")
+        XCTAssertEqual(try readWithPython(folder.file("test.vault"), passphrase: testPassphrase).auditUnreadable, 2)
+        XCTAssertEqual(try vault.auditLog().count, 1)
+
+        try raw.execute("DELETE FROM access_settings")
+        let outcome = try runPython(folder.file("test.vault"), passphrase: testPassphrase)
+        XCTAssertNotEqual(outcome.status, 0)
+        XCTAssertTrue(outcome.stderrText.contains("the access policy is missing"), outcome.stderrText)
+        XCTAssertThrows(.corruptVault(reason: "the access policy is missing or damaged"), try Vault.open(at: self.folder.file("test.vault"), configuration: .test()))
+    }
+
+    /// The committed version 2 fixture as the reader sees it, as it is (version 2, policy open,
+    /// no owners) and after Coffer's first write migrated it (version 3, the same items, the new
+    /// one owned).
+    func testPythonReadsVersion2FixtureAndItsMigration() throws {
+        let copy = try VaultFixtureV2Tests.copyFixture(into: folder)
+        let vault = try Vault.open(at: copy, unlock: .passphrase(VaultFixtureV2Tests.passphrase))
+        let before = try readWithPython(copy, passphrase: VaultFixtureV2Tests.passphrase)
+        XCTAssertEqual(before.version, 2)
+        XCTAssertEqual(before.policy, "open")
+        XCTAssertEqual(before.items, try readWithCoffer(vault))
+        XCTAssertEqual(before.items.count, 6)
+        XCTAssertTrue(before.items.allSatisfy { $0.owner == nil })
+
+        try vault.set(Data("added".utf8), for: .genericPassword(service: "new", account: "item"))
+        let after = try readWithPython(copy, passphrase: VaultFixtureV2Tests.passphrase)
+        XCTAssertEqual(after.version, 3)
+        XCTAssertEqual(after.policy, "open")
+        XCTAssertEqual(after.items, try readWithCoffer(vault))
+        XCTAssertEqual(after.items.filter { $0.owner != nil }.map(\.service), ["new"])
+        XCTAssertEqual(after.items.filter { $0.service != "new" }, before.items)
+    }
+
+    /// The independent writer follows version 3 (sections 5.5 and 7.2): writing into the version 2
+    /// fixture migrates it (policy open, every old item there and unowned), a new item gets the
+    /// owner the file gives it, and an item that exists keeps its owner and access list whatever
+    /// the file says; Coffer reads all of it, and the vault verifies clean.
+    func testPythonWriterKeepsOwnersAndMigratesVersion2() throws {
+        let copy = try VaultFixtureV2Tests.copyFixture(into: folder)
+        let mailer: [String: Any] = ["executable": "/usr/bin/mailer", "executableDigest": String(repeating: "ab", count: 32), "executablePinned": true]
+        let intruder: [String: Any] = ["executable": "/tmp/intruder"]
+        func write(_ items: [[String: Any]]) throws -> Dump {
+            let file = folder.file("items.json")
+            try JSONSerialization.data(withJSONObject: items).write(to: file)
+            return try readWithPython(copy, ["--write", file.path], passphrase: VaultFixtureV2Tests.passphrase)
+        }
+        let item = { (service: String, owner: [String: Any]) -> [String: Any] in
+            ["class": "genericPassword", "service": service, "account": "ada", "secret": "c2VjcmV0", "attributes": [:], "owner": owner,
+             "allowed": [["executable": "/usr/bin/git"]]]
+        }
+        let first = try write([item("new", mailer), item("com.example.mail", intruder).merging(["account": "alice@example.com"]) { $1 }])
+        XCTAssertEqual(first.version, 3)
+        XCTAssertEqual(first.policy, "open")
+
+        let vault = try Vault.open(at: copy, unlock: .passphrase(VaultFixtureV2Tests.passphrase))
+        XCTAssertEqual(try vault.accessPolicy(), .open)
+        let git = Program(executable: "/usr/bin/git")
+        XCTAssertEqual(try vault.access(for: .genericPassword(service: "new", account: "ada")),
+                       ItemAccess(owner: Program(executable: "/usr/bin/mailer", executableDigest: [UInt8](repeating: 0xAB, count: 32), executablePinned: true),
+                                  allowed: [git]))
+        XCTAssertEqual(try vault.access(for: VaultFixtureV2Tests.mail), .unowned, "an existing item keeps having no owner")
+        XCTAssertEqual(try vault.secret(for: VaultFixtureV2Tests.mail), Data("secret".utf8))
+        XCTAssertEqual(first.items, try readWithCoffer(vault))
+        XCTAssertTrue(try vault.verify().isClean)
+
+        let second = try write([item("new", intruder)])
+        XCTAssertEqual(second.items.first { $0.service == "new" }?.owner?.executable, "/usr/bin/mailer")
+        XCTAssertEqual(try vault.access(for: .genericPassword(service: "new", account: "ada"))?.owner?.executable, "/usr/bin/mailer")
+        XCTAssertTrue(try vault.verify().isClean)
     }
 }

@@ -5,6 +5,7 @@ from torture.sections.bad_input import bad_input
 from torture.sections.concurrency import concurrency
 from torture.sections.corruption import corruption
 from torture.sections.disk_full import disk_full
+from torture.sections.kill_audit import kill_audit
 from torture.sections.kill_init import kill_init
 from torture.sections.kill_machine_slot import kill_machine_slot
 from torture.sections.kill_passwd import kill_passwd
@@ -22,8 +23,9 @@ SECTIONS = [
     ("kill-slots", kill_slots, 0.04),
     ("kill-machine-slot", kill_machine_slot, 0.03),
     ("kill-init", kill_init, 0.03),
+    ("kill-audit", kill_audit, 0.03),
     ("concurrency", concurrency, 0.09),
-    ("corruption", corruption, 0.35),
+    ("corruption", corruption, 0.32),
     ("disk-full", disk_full, 0.07),
     ("read-only", read_only, 0.02),
     ("bad-input", bad_input, 0.06),

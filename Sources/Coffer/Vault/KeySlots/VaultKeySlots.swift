@@ -74,11 +74,14 @@ extension Vault {
     }
 
     /// Replaces the vault key with a new random one: every item is re-encrypted and re-indexed,
-    /// and every slot rewrapped, in one transaction. Expired items are dropped.
+    /// the access policy and the audit log re-encrypted, and every slot rewrapped, in one
+    /// transaction. Expired items are dropped; audit entries that do not open stay as they are.
     ///
     /// `credentials` must open every slot, so that none is lost; otherwise this throws
     /// ``CofferError/invalidArgument(reason:)`` and changes nothing. It also throws
-    /// ``CofferError/integrityFailure`` and changes nothing if any record is unreadable.
+    /// ``CofferError/integrityFailure`` and changes nothing if any record is unreadable, and
+    /// ``CofferError/corruptVault(reason:)`` if the access policy does not open (set it anew
+    /// with `setAccessPolicy` first).
     /// Other processes that have the vault unlocked find it locked afterwards.
     public func rotateVaultKey(credentials: [VaultCredential]) throws(CofferError) {
         let openers = try credentials.map { credential throws(CofferError) in try credential.source.opener() }
@@ -108,6 +111,8 @@ extension Vault {
                 try connection.execute("DELETE FROM items")
                 try connection.execute("DELETE FROM \(AttributeIndex.table)")
                 for record in scan.live { try reseal(record, from: keys, to: next, connection) }
+                try writePolicy(try readPolicy(connection, keys), connection, next)
+                try resealAuditLog(from: keys, to: next, connection)
                 for (row, wrapped) in rewrapped {
                     var updated = row
                     updated.wrappedKey = wrapped

@@ -1,0 +1,74 @@
+import CofferBase
+import Foundation
+
+extension Vault {
+    /// The item's owner and access list, or `nil` when the item is absent or expired. Items from
+    /// before format version 3 have neither (``ItemAccess/unowned``).
+    package func access(for id: ItemID) throws(CofferError) -> ItemAccess? {
+        try readLive(.item(id)) { decoded, _ in decoded.access }
+    }
+
+    /// The item and its owner and access list, from one read of its record.
+    package func itemWithAccess(for id: ItemID) throws(CofferError) -> (item: Item, access: ItemAccess)? {
+        try readLive(.item(id)) { decoded, _ in (Item(attributes: decoded.attributes, secret: Data(decoded.secret)), decoded.access) }
+    }
+
+    /// Creates or replaces an item, as ``set(_:for:options:)`` does, with `owner` as the owner of
+    /// a new item. An item that exists and has not expired keeps its owner and access list,
+    /// whatever `owner` says: who may read an item is changed by ``grant(_:to:)`` and
+    /// ``revoke(_:from:)`` alone.
+    package func set(_ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions(), owner: Program?) throws(CofferError) {
+        try set([(id, secret, options)], owner: owner)
+    }
+
+    /// Allows `program` to read the item besides its owner, in one durable transaction. An entry
+    /// for the same program (the same executable, script, app and unit) is replaced, so a grant
+    /// with a pin replaces one without. Returns whether the access list changed.
+    ///
+    /// Throws ``CofferError/itemNotFound`` when the item is absent or expired, and
+    /// ``CofferError/invalidArgument(reason:)`` when the list would exceed
+    /// ``ItemAccess/maxAllowed`` programs.
+    @discardableResult
+    package func grant(_ program: Program, to id: ItemID) throws(CofferError) -> Bool {
+        return try changeAccess(of: id) { access throws(CofferError) in
+            guard access.insert(program) else { return false }
+            guard access.allowed.count <= ItemAccess.maxAllowed else {
+                throw .invalidArgument(reason: "an item's access list holds at most \(ItemAccess.maxAllowed) programs")
+            }
+            return true
+        }
+    }
+
+    /// Removes every entry for `program` (whatever its pins) from the item's access list, in one
+    /// durable transaction. The owner is not on the list and stays. Returns whether the list
+    /// changed; throws ``CofferError/itemNotFound`` when the item is absent or expired.
+    @discardableResult
+    package func revoke(_ program: Program, from id: ItemID) throws(CofferError) -> Bool {
+        try changeAccess(of: id) { access in access.remove(program) > 0 }
+    }
+
+    /// Rewrites the item's record with the access `change` makes, when it says it made one. The
+    /// record's other fields keep their bytes; its dates and index rows stay.
+    private func changeAccess(of id: ItemID, _ change: (inout ItemAccess) throws(CofferError) -> Bool) throws(CofferError) -> Bool {
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                guard var opened = try openRecord(at: .item(id), connection, keys) else { throw .itemNotFound }
+                defer { SecretMemory.zero(&opened.plaintext) }
+                let decoded = try checkedDecode(opened, keys)
+                guard !decoded.isExpired(at: now) else { throw .itemNotFound }
+                var access = decoded.access
+                guard try change(&access) else { return false }
+                var plaintext = try ItemRecord.replacingAccess(in: opened.plaintext, with: access)
+                defer { SecretMemory.zero(&plaintext) }
+                let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: itemAssociatedDataPrefix + opened.rowKey)
+                try connection.with("UPDATE items SET record = ?1 WHERE row_key = ?2") { statement throws(CofferError) in
+                    try statement.bind(.blob(sealed), .blob(opened.rowKey))
+                    try statement.run()
+                }
+                return true
+            }
+        }
+    }
+}
