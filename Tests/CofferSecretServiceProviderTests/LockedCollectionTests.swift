@@ -137,7 +137,7 @@ final class LockedCollectionTests: XCTestCase {
                 XCTAssertEqual(one[property]?["error"] as? String, "org.freedesktop.Secret.Error.IsLocked", "\(name).\(property)")
             }
         }
-        for secret in ["private.example", "work.example", "Private label", "login secret", "work secret", "ada", "bob"] {
+        for secret in ["private.example", "work.example", "Private label", "login secret", "work secret", "ada-q7x", "bob-z9w"] {
             XCTAssertFalse(output.stdoutText.contains(secret), "a locked collection shows \(secret)")
         }
     }

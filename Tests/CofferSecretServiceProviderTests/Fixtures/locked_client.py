@@ -63,8 +63,8 @@ mode = sys.argv[1]
 report = {}
 if mode == "properties":
     created = call(SERVICE, "CreateCollection", "a{sv}s", ({"org.freedesktop.Secret.Collection.Label": ("s", "Work")}, ""))[0]
-    login_item = store(LOGIN, {"service": "private.example", "username": "ada"}, b"login secret")
-    created_item = store(created, {"service": "work.example", "username": "bob"}, b"work secret")
+    login_item = store(LOGIN, {"service": "private.example", "username": "ada-q7x"}, b"login secret")
+    created_item = store(created, {"service": "work.example", "username": "bob-z9w"}, b"work secret")
     call(SERVICE, "Lock", "ao", ([LOGIN],))
     report = {
         "login": properties(LOGIN, COLLECTION), "created": properties(created, COLLECTION),
@@ -72,7 +72,7 @@ if mode == "properties":
         "created_path": created, "login_item_path": login_item, "created_item_path": created_item,
     }
 elif mode == "search":
-    store(LOGIN, {"service": "private.example", "username": "ada"}, b"login secret")
+    store(LOGIN, {"service": "private.example", "username": "ada-q7x"}, b"login secret")
     call(SERVICE, "Lock", "ao", ([LOGIN],))
     for name, attributes in [("present", {"service": "private.example"}), ("absent", {"service": "nothing.example"})]:
         unlocked, locked = call(SERVICE, "SearchItems", "a{ss}", (attributes,))
