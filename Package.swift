@@ -155,7 +155,7 @@ let package = Package(
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "docker-credential-coffer",
-            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
