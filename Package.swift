@@ -87,8 +87,9 @@ let package = Package(
         .target(name: "CofferProcess", dependencies: ["CofferBase", "CLinux"]),
         .target(name: "Coffer", dependencies: ["CofferBase", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
-        // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase"]),
+        // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client;
+        // the prompter protocol (the `--prompter` command) and the pinentry prompter's Assuan client.
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CofferProcess"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -187,7 +188,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
             dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),
