@@ -5,7 +5,8 @@
 #                                and pip (scripts/oidc-deps.sh installs the OpenID test server with it),
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
-#                                the provider's tests drive (Seahorse under Xvfb among them)
+#                                the provider's tests drive (Seahorse under Xvfb among them), and the
+#                                pinentry programs the pinentry prompter runs (in tmux and under Xvfb)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -31,6 +32,10 @@ if [ "${1:-build}" = test ]; then
     # Seahorse, the desktop's view of the Secret Service, under Xvfb, read through AT-SPI: the
     # locked-collection test checks that it lists the locked login collection and unlocks it.
     packages+=(seahorse xvfb xauth at-spi2-core python3-pyatspi)
+    # GnuPG's prompt programs, which `coffer prompter pinentry` runs: the terminal ones driven in
+    # tmux (capture-pane, send-keys), the GNOME one under Xvfb (its dialog is gcr's, read and
+    # pressed through AT-SPI; ImageMagick's import takes the screenshot in docs/images).
+    packages+=(pinentry-tty pinentry-curses pinentry-gnome3 gcr tmux imagemagick)
 fi
 
 missing=()
