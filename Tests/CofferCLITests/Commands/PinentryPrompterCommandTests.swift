@@ -175,6 +175,34 @@ final class PinentryPrompterCommandTests: CLITestCase {
         var value: AccessAnswer?
     }
 
+    /// `--prompter "coffer prompter pinentry …"` as the agent runs it for the Secret Service: a
+    /// `secret-tool lookup` of an item in the locked login collection makes pinentry-tty ask for
+    /// the vault's passphrase on a terminal; the passphrase typed there unlocks the collection,
+    /// and the lookup gets the secret.
+    func testTheAgentUnlocksTheLoginCollectionThroughPinentry() throws {
+        let program = try requirePinentry("pinentry-tty")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/secret-tool") else {
+            throw MissingPrerequisite.error("secret-tool is missing (Debian: libsecret-tools)")
+        }
+        let bus = try PrivateBus()
+        try initVaultWithItem()
+        let terminal = try TmuxTerminal(folder: folder, script: "exec sleep 600")
+        let prompter = [BuiltProducts.executable("coffer").path, "prompter", "pinentry", "--program", program, "--tty", try terminal.device()]
+            .map(Self.quoted).joined(separator: " ")
+        let start = try coffer(
+            ["agent", "start", "--secret-service", "--prompter", prompter],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(start.status, 0, start.stderrText)
+        defer { _ = try? coffer(["agent", "stop"]) }
+
+        let lookup = try ChildProcess.start("/usr/bin/secret-tool", ["lookup", "service", "mail", "username", "ada"], environment: bus.clientEnvironment)
+        try terminal.waitForScreen(showing: "Unlock the Coffer collection Login", "Passphrase:")
+        try terminal.type(passphrase)
+        try terminal.press("Enter")
+        let found = try lookup.wait(timeout: .seconds(30))
+        XCTAssertEqual(found.stdoutText, "first", found.stderrText)
+    }
+
     /// The parent of `pid` (field 4 of /proc/PID/stat).
     private static func parent(of pid: pid_t) -> pid_t? {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return nil }
