@@ -175,6 +175,28 @@ final class PinentryPrompterCommandTests: CLITestCase {
         var value: AccessAnswer?
     }
 
+    /// The agent's time limit ends the pinentry too: it runs in the prompter's process group,
+    /// which the agent kills whole, so a prompter with a longer limit of its own (here 60 s
+    /// against the agent's 2 s) leaves no pinentry behind, and the answer is `deny(timedOut)`.
+    func testTheAgentsTimeLimitEndsThePinentryToo() throws {
+        let program = try requirePinentry("pinentry-tty")
+        let terminal = try TmuxTerminal(folder: folder, script: "exec sleep 600")
+        let command = [BuiltProducts.executable("coffer").path, "prompter", "pinentry", "--program", program, "--tty", try terminal.device(), "--timeout", "60s"]
+            .map(Self.quoted).joined(separator: " ")
+        let answer = AnswerBox()
+        let answered = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [question] in
+            answer.value = PrompterCommand(command: command, timeout: .seconds(2)).ask(access: question)
+            answered.signal()
+        }
+        try terminal.waitForScreen(showing: "[ad]?")
+        XCTAssertEqual(ProcessTable.processes(withCommandLineContaining: program).filter { ProcessTable.commandLine(of: $0) == program }.count, 1)
+        XCTAssertEqual(answered.wait(timeout: .now() + 20), .success)
+        XCTAssertEqual(answer.value, .deny(.timedOut))
+        let left = ProcessTable.waitUntilGone(commandLineContaining: program, timeout: .seconds(5))
+        XCTAssertEqual(left, [], "no prompter or pinentry left: \(left.map(ProcessTable.commandLine(of:)))")
+    }
+
     /// `--prompter "coffer prompter pinentry …"` as the agent runs it for the Secret Service: a
     /// `secret-tool lookup` of an item in the locked login collection makes pinentry-tty ask for
     /// the vault's passphrase on a terminal; the passphrase typed there unlocks the collection,
