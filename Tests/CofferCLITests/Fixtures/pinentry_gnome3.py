@@ -11,10 +11,12 @@ For access, asks "may /usr/bin/python3 read Mail for Ada", presses the first que
 named BUTTON, then the second's. For a passphrase, types TEXT in the password field and presses
 the dialog's other button than Cancel. Reports each dialog's labels and buttons, and the
 prompter's answer, exit status and stderr. Screenshots of each dialog, cropped to it, go to
-SCREENSHOT_FOLDER (pinentry-gnome3-1.png, -2.png). Everything it started is ended before it prints.
+SCREENSHOT_FOLDER (pinentry-gnome3-1.png, -2.png) when ImageMagick's import is there.
+Everything it started is ended before it prints.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -53,6 +55,8 @@ def showing_dialog(after):
 
 
 def screenshot(window, name):
+    if not shutil.which("import"):
+        return
     import pyatspi
     extents = window.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
     geometry = f"{extents.width}x{extents.height}+{extents.x}+{extents.y}"

@@ -38,7 +38,8 @@ struct PinentryPrompterCommand: ParsableCommand {
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        // An empty variable counts as unset.
+        let environment = ProcessInfo.processInfo.environment.filter { !$0.value.isEmpty }
         guard let kind = environment[PromptVariable.kind].flatMap(PromptKind.init(rawValue:)) else {
             throw CLIError.usage("$\(PromptVariable.kind) is not passphrase or access: this command is run by the agent as its --prompter")
         }
