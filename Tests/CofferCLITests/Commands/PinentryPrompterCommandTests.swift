@@ -141,15 +141,7 @@ final class PinentryPrompterCommandTests: CLITestCase {
     func testThePrompterCommandRunsPinentryWithNothingOnACommandLine() throws {
         let program = try requirePinentry("pinentry-tty")
         let terminal = try TmuxTerminal(folder: folder, script: "exec sleep 600")
-        let device = try terminal.device()
-        let command = [BuiltProducts.executable("coffer").path, "prompter", "pinentry", "--program", program, "--tty", device]
-            .map(Self.quoted).joined(separator: " ")
-        let answer = AnswerBox()
-        let answered = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [question] in
-            answer.value = PrompterCommand(command: command, timeout: .seconds(60)).ask(access: question)
-            answered.signal()
-        }
+        let answer = askInBackground(["--program", program, "--tty", try terminal.device()], within: .seconds(60))
         try terminal.waitForScreen(showing: "Item: Mail for Ada", "[ad]?")
 
         let pinentry = try XCTUnwrap(ProcessTable.processes(withCommandLineContaining: program).first { ProcessTable.commandLine(of: $0) == program })
@@ -165,14 +157,31 @@ final class PinentryPrompterCommandTests: CLITestCase {
         try terminal.type("a")
         try terminal.waitForScreen(showing: "[wo]?")
         try terminal.type("w")
-        XCTAssertEqual(answered.wait(timeout: .now() + 20), .success)
-        XCTAssertEqual(answer.value, .always)
+        XCTAssertEqual(answer.wait(), .always)
     }
 
-    /// The answer of a prompt asked on another thread: written before the semaphore is signalled,
+    /// Asks ``question`` as the agent does, off its loop: through ``PrompterCommand`` running
+    /// `coffer prompter pinentry ARGUMENTS` with the agent's limit `time`, on another thread.
+    private func askInBackground(_ arguments: [String], within time: Duration) -> PendingAnswer {
+        let command = ([BuiltProducts.executable("coffer").path, "prompter", "pinentry"] + arguments).map(Self.quoted).joined(separator: " ")
+        let pending = PendingAnswer()
+        DispatchQueue.global().async { [question] in
+            pending.value = PrompterCommand(command: command, timeout: time).ask(access: question)
+            pending.done.signal()
+        }
+        return pending
+    }
+
+    /// The answer of a prompt asked on another thread: written before ``done`` is signalled,
     /// read after it is waited for.
-    private final class AnswerBox: @unchecked Sendable {
+    private final class PendingAnswer: @unchecked Sendable {
         var value: AccessAnswer?
+        let done = DispatchSemaphore(value: 0)
+
+        /// The answer, once given (20 s at most).
+        func wait() -> AccessAnswer? {
+            done.wait(timeout: .now() + 20) == .success ? value : nil
+        }
     }
 
     /// The agent's time limit ends the pinentry too: it runs in the prompter's process group,
@@ -181,18 +190,10 @@ final class PinentryPrompterCommandTests: CLITestCase {
     func testTheAgentsTimeLimitEndsThePinentryToo() throws {
         let program = try requirePinentry("pinentry-tty")
         let terminal = try TmuxTerminal(folder: folder, script: "exec sleep 600")
-        let command = [BuiltProducts.executable("coffer").path, "prompter", "pinentry", "--program", program, "--tty", try terminal.device(), "--timeout", "60s"]
-            .map(Self.quoted).joined(separator: " ")
-        let answer = AnswerBox()
-        let answered = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { [question] in
-            answer.value = PrompterCommand(command: command, timeout: .seconds(2)).ask(access: question)
-            answered.signal()
-        }
+        let answer = askInBackground(["--program", program, "--tty", try terminal.device(), "--timeout", "60s"], within: .seconds(2))
         try terminal.waitForScreen(showing: "[ad]?")
         XCTAssertEqual(ProcessTable.processes(withCommandLineContaining: program).filter { ProcessTable.commandLine(of: $0) == program }.count, 1)
-        XCTAssertEqual(answered.wait(timeout: .now() + 20), .success)
-        XCTAssertEqual(answer.value, .deny(.timedOut))
+        XCTAssertEqual(answer.wait(), .deny(.timedOut))
         let left = ProcessTable.waitUntilGone(commandLineContaining: program, timeout: .seconds(5))
         XCTAssertEqual(left, [], "no prompter or pinentry left: \(left.map(ProcessTable.commandLine(of:)))")
     }
