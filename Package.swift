@@ -88,9 +88,10 @@ let package = Package(
         .target(name: "CofferProcess", dependencies: ["CofferBase", "CLinux"]),
         .target(name: "Coffer", dependencies: ["CofferBase", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
-        // The agent that keeps vaults unlocked between CLI commands: its protocol, server and client.
-        // Its Identity folder tells which program each caller is (pidfds through CLinux).
-        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CLinux"]),
+        // The agent that keeps vaults unlocked between CLI commands: its server and the vaults it holds.
+        // Identity/ tells which program each caller is (pidfds through CLinux); Prompts/ is the
+        // prompter protocol (the `--prompter` command) and the pinentry prompter's Assuan client.
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CLinux"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -162,7 +163,7 @@ let package = Package(
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "docker-credential-coffer",
-            dependencies: ["Coffer", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
@@ -196,7 +197,7 @@ let package = Package(
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
         // The identity tests run coffer-test-helper as a peer.
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
             dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),

@@ -6,8 +6,9 @@
 #                                python-keyring, zsh, fish and hyperfine, swtpm and tpm2-tools, git, lighttpd,
 #                                Debian's docker credential helpers, gcc, and the Secret Service clients
 #                                the provider's tests drive (Seahorse under Xvfb among them), pamtester
-#                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests, and
-#                                perl and node (scripts for the identity tests)
+#                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests,
+#                                perl and node (scripts for the identity tests), and the pinentry
+#                                programs the pinentry prompter runs (in tmux and under Xvfb)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -41,6 +42,10 @@ if [ "${1:-build}" = test ]; then
     # The caller-identity tests run scripts under these interpreters (python3 and the shells are
     # above); setpriv, unshare, pivot_root and mount come with util-linux and mount (essential).
     packages+=(perl nodejs)
+    # GnuPG's prompt programs, which `coffer prompter pinentry` runs: the terminal ones driven in
+    # tmux (capture-pane, send-keys), the GNOME one under Xvfb (its dialog is gcr's, read and
+    # pressed through AT-SPI; ImageMagick's import takes the screenshot in docs/images).
+    packages+=(pinentry-tty pinentry-curses pinentry-gnome3 gcr tmux imagemagick)
 fi
 
 missing=()

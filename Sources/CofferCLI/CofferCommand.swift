@@ -15,7 +15,7 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
             Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
-            AgentCommand.self, UnlockCommand.self, LockCommand.self,
+            AgentCommand.self, UnlockCommand.self, LockCommand.self, PrompterCommandGroup.self,
         ] + ForwardStubs.all)
 
     @OptionGroup var vault: VaultOptions

@@ -27,13 +27,19 @@ package enum StandardStreams {
 
     /// Writes all of `bytes` to stdout.
     package static func write(_ bytes: some Collection<UInt8>) throws(CLIError) {
+        let written = Array(bytes).withUnsafeBytes { raw in Result { () throws(CLIError) in try write(unsafeBytes: raw) } }
+        try written.get()
+    }
+
+    /// Writes all of `bytes` to stdout straight from where they are (a secret's guarded
+    /// memory: no copy is made).
+    package static func write(unsafeBytes bytes: UnsafeRawBufferPointer) throws(CLIError) {
         guard !closedAtStart.contains(STDOUT_FILENO) else {
             throw CLIError(message: "cannot write the output: standard output is closed", exitStatus: .outputFailed)
         }
-        let data = Array(bytes)
         var offset = 0
-        while offset < data.count {
-            let written = data.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, data.count - offset) }
+        while offset < bytes.count {
+            let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw CLIError(message: "cannot write the output: \(describeErrno())", exitStatus: .outputFailed)

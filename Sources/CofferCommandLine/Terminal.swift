@@ -1,5 +1,6 @@
 import CLinux
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 

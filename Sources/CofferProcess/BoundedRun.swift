@@ -17,51 +17,14 @@ extension ChildCommand {
         errorLimit: Int = ChildCommand.errorLimit, until deadline: ContinuousClock.Instant, cancellation: ChildCancellation? = nil
     ) throws(ChildRunFailure) -> ChildRunOutcome {
         guard cancellation?.isCancelled != true else { throw .cancelled }
-        var parentEnds: [Int32] = []
-        var childEnds: [Int32] = []
-        defer { (parentEnds + childEnds).forEach { close($0) } }
-        func connect() throws(ChildRunFailure) -> (parent: Int32, child: Int32) {
-            do throws(ChildSpawnFailure) {
-                let pair = try DescriptorPair.socketPair()
-                parentEnds.append(pair.parent)
-                childEnds.append(pair.child)
-                return pair
-            } catch {
-                throw .spawn(error)
-            }
-        }
-        var inputChannel: (descriptor: Int32, bytes: UnsafeRawBufferPointer)?
-        var descriptors: [Int32: ChildDescriptor] = [0: .nullDevice, 2: .nullDevice]
-        if case .bytes(let bytes) = input {
-            let pair = try connect()
-            inputChannel = (pair.parent, bytes)
-            descriptors[0] = .copy(pair.child)
-        }
-        let outputPair = try connect()
-        descriptors[1] = .copy(outputPair.child)
-        var errorEnd: Int32?
-        switch errors {
-        case .captured:
-            let pair = try connect()
-            errorEnd = pair.parent
-            descriptors[2] = .copy(pair.child)
-        case .inherited where fcntl(2, F_GETFD) >= 0:
-            descriptors[2] = .copy(2)
-        case .inherited, .nullDevice:
-            break
-        }
-
-        let child: SpawnedChild
-        do throws(ChildSpawnFailure) {
-            child = try spawn(descriptors: descriptors)
-        } catch {
-            throw .spawn(error)
-        }
-        childEnds.forEach { close($0) }
-        childEnds = []
+        var inputBytes: UnsafeRawBufferPointer?
+        if case .bytes(let bytes) = input { inputBytes = bytes }
+        let streams = try start(input: inputBytes != nil, errors: errors)
+        defer { streams.close() }
+        let child = streams.child
         var exchange = ChildExchange(
-            child: child, input: inputChannel, output: (outputPair.parent, output), error: errorEnd,
-            errorLimit: errorLimit)
+            child: child, input: streams.input.flatMap { end in inputBytes.map { (end, $0) } }, output: (streams.output, output),
+            error: streams.error.map { ChildErrorCapture(descriptor: $0, limit: errorLimit) })
         defer { exchange.closeWatch() }
         let ending: ChildExchange.Ending = cancellation?.attach(child) == false ? .cancelled : exchange.run(until: deadline, cancellation: cancellation)
         // The leader is not reaped yet, so its group's id still names its group.

@@ -15,31 +15,27 @@ struct ChildExchange {
     private let child: SpawnedChild
     private var input: (descriptor: Int32, bytes: UnsafeRawBufferPointer)?
     private let output: (descriptor: Int32, buffer: UnsafeMutableRawBufferPointer)
-    private let error: Int32?
-    private let errorLimit: Int
+    private var error: ChildErrorCapture?
     /// Readable once the child has exited (`pidfd_open`, Linux 5.3); -1 where there is none,
     /// and the exit is then checked every ``exitCheckInterval`` milliseconds.
     private var exitWatch: Int32
     private static let exitCheckInterval: Int32 = 10
     private var sent = 0
     private var outputOpen = true
-    private var errorOpen: Bool
     private(set) var received = 0
     private(set) var outputOverflowed = false
-    private(set) var errorBytes: [UInt8] = []
+    var errorBytes: [UInt8] { error?.bytes ?? [] }
 
     init(
         child: SpawnedChild, input: (descriptor: Int32, bytes: UnsafeRawBufferPointer)?,
-        output: (descriptor: Int32, buffer: UnsafeMutableRawBufferPointer), error: Int32?, errorLimit: Int
+        output: (descriptor: Int32, buffer: UnsafeMutableRawBufferPointer), error: ChildErrorCapture?
     ) {
         self.child = child
         self.input = input
         self.output = output
         self.error = error
-        self.errorLimit = errorLimit
-        errorOpen = error != nil
         exitWatch = coffer_pidfd_open(child.pid)
-        for descriptor in [input?.descriptor, output.descriptor, error].compactMap({ $0 }) {
+        for descriptor in [input?.descriptor, output.descriptor, error?.descriptor].compactMap({ $0 }) {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         }
         if let input, input.bytes.isEmpty { finishInput(input.descriptor) }
@@ -59,7 +55,7 @@ struct ChildExchange {
             var descriptors = [
                 pollfd(fd: input?.descriptor ?? -1, events: Int16(POLLOUT), revents: 0),
                 pollfd(fd: outputOpen ? output.descriptor : -1, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: errorOpen ? error ?? -1 : -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: error?.isOpen == true ? error?.descriptor ?? -1 : -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: exitWatch, events: Int16(POLLIN), revents: 0),
             ]
             var wait = Int32(clamping: max(remaining.clampedMilliseconds, 1))
@@ -68,7 +64,7 @@ struct ChildExchange {
             if ready < 0, errno != EINTR { return .timedOut }
             if descriptors[0].revents != 0 { sendInput() }
             if descriptors[1].revents != 0 { readOutput() }
-            if descriptors[2].revents != 0 { readError() }
+            if descriptors[2].revents != 0 { error?.read() }
             if exitWatch >= 0 ? descriptors[3].revents != 0 : child.hasEnded {
                 // A cancel kills the child: its exit is then the cancel's.
                 return cancellation?.isCancelled == true ? .cancelled : .leaderEnded
@@ -79,7 +75,7 @@ struct ChildExchange {
     /// Reads what the streams hold now, without waiting: what the child wrote before it exited.
     mutating func drain() {
         while outputOpen, readOutput() {}
-        while errorOpen, readError() {}
+        while error?.isOpen == true, error?.read() == true {}
     }
 
     private mutating func sendInput() {
@@ -112,23 +108,6 @@ struct ChildExchange {
             if count > 0 { outputOverflowed = true }
             SecretMemory.zero(&scratch)
         }
-        return handle(count, open: &outputOpen)
-    }
-
-    /// Reads one chunk of standard error, keeping up to the limit; `false` when nothing was there.
-    @discardableResult
-    private mutating func readError() -> Bool {
-        guard let error else { return false }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = read(error, &chunk, chunk.count)
-        if count > 0 { errorBytes += chunk.prefix(min(count, max(errorLimit - errorBytes.count, 0))) }
-        return handle(count, open: &errorOpen)
-    }
-
-    /// After a read: closes the stream at its end or on an error; whether bytes came.
-    private func handle(_ count: Int, open: inout Bool) -> Bool {
-        if count > 0 { return true }
-        if count == 0 || (errno != EAGAIN && errno != EINTR) { open = false }
-        return false
+        return ChildErrorCapture.after(reading: count, open: &outputOpen)
     }
 }

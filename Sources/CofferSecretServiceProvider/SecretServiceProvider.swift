@@ -1,4 +1,5 @@
 import CGio
+import CofferAgent
 import CofferBase
 import Coffer
 import Dispatch

@@ -98,7 +98,10 @@ final class PrompterCommandTests: XCTestCase {
                 let parts = line.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
             }) { first, _ in first }
-        XCTAssertEqual(variables.keys.filter { $0.hasPrefix("COFFER_") }, ["COFFER_PROMPT"], "no COFFER_ variable but the prompt's text")
+        XCTAssertEqual(
+            Set(variables.keys.filter { $0.hasPrefix("COFFER_") }), ["COFFER_PROMPT", "COFFER_PROMPT_KIND", "COFFER_PROMPT_TIMEOUT"],
+            "no COFFER_ variable but the prompt's")
+        XCTAssertEqual(variables["COFFER_PROMPT_KIND"], "passphrase")
         XCTAssertNil(variables["UNLISTED_PROMPTER_TEST_VARIABLE"], "only allow-listed variables")
         XCTAssertEqual(variables["PATH"], "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", "the fixed system PATH")
         XCTAssertEqual(variables["LC_TIME"], "C.UTF-8", "the locale passes")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferBase
 import CofferCommandLine
 import Foundation
 

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import CofferCommandLine
 
 /// A systemd-creds slot shows its binding: `systemdCreds` in JSON (the keys: host, tpm2,

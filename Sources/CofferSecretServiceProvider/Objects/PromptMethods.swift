@@ -1,4 +1,6 @@
 import Coffer
+import CofferAgent
+import CofferBase
 import Dispatch
 import Foundation
 
@@ -48,7 +50,8 @@ extension SecretServiceObjects {
             var vault: Vault?
             for attempt in 1...passphraseAttempts where vault == nil {
                 let retry = attempt > 1 ? " (the passphrase was wrong; try again)" : ""
-                guard let passphrase = prompter.ask("Unlock the Coffer collection \(collection.label)\(retry)", run: run) else {
+                let text = "Unlock the Coffer collection \(TerminalText.escaped(collection.label))\(retry)"
+                guard let passphrase = prompter.ask(passphrase: text, run: run) else {
                     return (opened, true)
                 }
                 vault = try? CollectionRegistry.open(collection, passphrase: passphrase, loginURL: loginURL)

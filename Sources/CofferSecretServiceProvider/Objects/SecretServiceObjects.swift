@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgent
 import CofferBase
 import Foundation
 

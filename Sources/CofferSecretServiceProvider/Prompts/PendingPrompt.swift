@@ -1,3 +1,5 @@
+import CofferAgent
+
 /// A prompt object: what `Unlock` returns when a collection needs a passphrase. Its `Prompt`
 /// call runs the prompter; `Completed` reports the outcome (specification, "Prompts").
 final class PendingPrompt {

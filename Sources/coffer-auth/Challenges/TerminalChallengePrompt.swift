@@ -1,5 +1,6 @@
 import Coffer
 import CofferAuth
+import CofferBase
 import CofferCommandLine
 
 /// Answers challenges at the terminal: shows the check's message and the attempts left, then

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAuth
+import CofferBase
 import CofferCommandLine
 import Foundation
 

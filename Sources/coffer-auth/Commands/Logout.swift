@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferAuth
+import CofferBase
 import CofferCommandLine
 
 struct Logout: AsyncParsableCommand, ReadsDescriptors {

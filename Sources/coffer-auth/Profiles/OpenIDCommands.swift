@@ -1,5 +1,6 @@
 import Coffer
 import CofferAuth
+import CofferBase
 import CofferCommandLine
 import Foundation
 

@@ -1,4 +1,5 @@
 import CofferAuth
+import CofferBase
 import CofferCommandLine
 import Foundation
 

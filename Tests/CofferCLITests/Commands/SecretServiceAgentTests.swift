@@ -439,4 +439,41 @@ final class SecretServiceAgentTests: CLITestCase {
         let verify = try ChildProcess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", "--user", unit.path], environment: ["XDG_RUNTIME_DIR": runtime.path])
         XCTAssertEqual(verify.status, 0, verify.stderrText)
     }
+
+    /// A held vault's collection is labelled with its file's name, which may hold any character:
+    /// the unlock question the prompter gets in `COFFER_PROMPT` shows it escaped (a regression:
+    /// the label went in raw, so an escape sequence or a line break in a file name reached the
+    /// prompter's text as it was), and `COFFER_PROMPT_KIND` is `passphrase`.
+    func testAHeldVaultsNameReachesThePrompterEscaped() throws {
+        let bus = try PrivateBus()
+        try initVault()
+        let odd = folder.file("odd\u{1B}[31m\nname.vault")
+        XCTAssertEqual(try coffer(["--vault", odd.path, "init", "--kdf", "interactive"]).status, 0)
+        let told = folder.file("prompter-environment")
+        let prompter = "cat /proc/$$/environ > '\(told.path)'; printf '%s\\n' '\(passphrase)'"
+        let start = try coffer(
+            ["agent", "start", "--secret-service", "--prompter", prompter], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(start.status, 0, start.stderrText)
+        defer { _ = try? coffer(["agent", "stop"]) }
+        XCTAssertEqual(try coffer(["--vault", odd.path, "unlock"]).status, 0)
+        let script = """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            held = [c for c in secretstorage.get_all_collections(connection) if c.get_label() != "Login"]
+            print(len(held))
+            """
+        XCTAssertEqual(try ChildProcess.run("/usr/bin/python3", ["-c", script], environment: bus.clientEnvironment, timeout: .seconds(30)).stdoutText, "1\n")
+        XCTAssertEqual(try coffer(["--vault", odd.path, "lock"]).status, 0)
+        let unlock = """
+            import secretstorage
+            connection = secretstorage.dbus_init()
+            held = [c for c in secretstorage.get_all_collections(connection) if c.get_label() != "Login"][0]
+            print(held.is_locked(), held.unlock(), held.is_locked())
+            """
+        let unlocked = try ChildProcess.run("/usr/bin/python3", ["-c", unlock], environment: bus.clientEnvironment, timeout: .seconds(30))
+        XCTAssertEqual(unlocked.stdoutText, "True False False\n", unlocked.stderrText)
+        let variables = try String(decoding: Data(contentsOf: told), as: UTF8.self).split(separator: "\u{0}").map(String.init)
+        XCTAssertTrue(variables.contains("COFFER_PROMPT=Unlock the Coffer collection odd\\x1b[31m\\nname"), "\(variables.filter { $0.hasPrefix("COFFER_") })")
+        XCTAssertTrue(variables.contains("COFFER_PROMPT_KIND=passphrase"))
+    }
 }

@@ -19,16 +19,10 @@ import sys
 import time
 
 from jeepney import DBusAddress, new_method_call
-from jeepney.io.blocking import open_dbus_connection
 
-DEADLINE = 60
+from desktop import bus, end_all, find_all, showing, start_accessibility_bus, wait_for as wait
+
 LOGIN = "/org/freedesktop/secrets/collection/login"
-bus = open_dbus_connection(bus="SESSION")
-daemon = DBusAddress("/org/freedesktop/DBus", bus_name="org.freedesktop.DBus", interface="org.freedesktop.DBus")
-
-
-def has_owner(name):
-    return bus.send_and_get_reply(new_method_call(daemon, "NameHasOwner", "s", (name,))).body[0]
 
 
 def login_locked():
@@ -38,33 +32,12 @@ def login_locked():
 
 
 def wait_for(condition, what):
-    end = time.monotonic() + DEADLINE
-    while time.monotonic() < end:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise SystemExit(f"seahorse_sidebar: {what} did not happen within {DEADLINE} s")
+    return wait(condition, what, "seahorse_sidebar")
 
 
 def screenshot(name):
     if shutil.which("import") and os.environ.get("DISPLAY"):
         subprocess.run(["import", "-window", "root", os.path.join(sys.argv[1], name)], timeout=30, check=False)
-
-
-def find_all(node, role, found):
-    if node.getRoleName() == role:
-        found.append(node)
-    for index in range(node.childCount):
-        child = node.getChildAtIndex(index)
-        if child is not None:
-            find_all(child, role, found)
-    return found
-
-
-def showing(node):
-    import pyatspi
-    return pyatspi.STATE_SHOWING in node.getState().getStates()
 
 
 def sidebar_rows(app):
@@ -81,10 +54,7 @@ def sidebar_rows(app):
 started = []
 report = {}
 try:
-    # The accessibility bus, on this session bus, as a desktop session starts it.
-    started.append(subprocess.Popen(["/usr/libexec/at-spi-bus-launcher", "--launch-immediately"],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-    wait_for(lambda: has_owner("org.a11y.Bus"), "the accessibility bus")
+    start_accessibility_bus(started, "seahorse_sidebar")
     started.append(subprocess.Popen(["seahorse"], env=dict(os.environ, GSETTINGS_BACKEND="memory"),
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     import pyatspi
@@ -114,10 +84,5 @@ try:
     time.sleep(1)  # Seahorse redraws the row
     screenshot("seahorse-unlocked.png")
 finally:
-    for process in reversed(started):
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    end_all(started)
 json.dump(report, sys.stdout, sort_keys=True)

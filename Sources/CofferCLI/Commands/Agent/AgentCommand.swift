@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferBase
 import CofferCommandLine
 import CofferProcess
 import CofferSecretServiceProvider
@@ -57,7 +58,7 @@ struct AgentCommand: ParsableCommand {
         var replace = false
 
         @Option(help: ArgumentHelp(
-            "With --secret-service: the command that asks for a collection's passphrase when a client unlocks it; it prints the passphrase, as systemd-ask-password does. Without one, a locked collection stays locked until `coffer unlock`.",
+            "With --secret-service: the command that asks for a collection's passphrase when a client unlocks it; it prints the passphrase, as systemd-ask-password does (docs/prompts.md; `coffer prompter pinentry` asks through GnuPG's pinentry). Without one, a locked collection stays locked until `coffer unlock`.",
             valueName: "command"))
         var prompter: String?
 
