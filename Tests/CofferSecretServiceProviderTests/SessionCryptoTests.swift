@@ -97,7 +97,12 @@ final class SessionCryptoTests: XCTestCase {
         XCTAssertEqual(good.count, 16)
         XCTAssertNil([UInt8]().withUnsafeBytes { AES128CBC.decrypt($0, key: key, iv: iv) })
         XCTAssertNil(Array(good.prefix(15)).withUnsafeBytes { AES128CBC.decrypt($0, key: key, iv: iv) })
-        XCTAssertNil(good.withUnsafeBytes { AES128CBC.decrypt($0, key: SecureBytes.random(count: 16), iv: iv) }, "wrong key: bad padding")
+        // Fixed keys: with a random wrong key, one decryption in about 256 ends in a valid pad
+        // byte (0x01), so the check would fail by chance (it did, in the suite).
+        let fixedKey = SecureBytes(copying: [UInt8](repeating: 0x11, count: 16)), fixedIV = [UInt8](repeating: 0x22, count: 16)
+        let sealed = AES128CBC.encrypt(Array("x".utf8), key: fixedKey, iv: fixedIV)
+        let wrongKey = SecureBytes(copying: [UInt8](repeating: 0x33, count: 16))
+        XCTAssertNil(sealed.withUnsafeBytes { AES128CBC.decrypt($0, key: wrongKey, iv: fixedIV) }, "wrong key: bad padding")
         XCTAssertNil(good.withUnsafeBytes { AES128CBC.decrypt($0, key: key, iv: Array(iv.prefix(8))) })
         let empty = AES128CBC.encrypt([UInt8](), key: key, iv: iv)
         XCTAssertEqual(empty.count, 16, "an empty secret is one block of padding")
