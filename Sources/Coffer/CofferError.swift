@@ -1,3 +1,4 @@
+import CofferBase
 import Foundation
 
 /// Every error Coffer's store throws.
@@ -43,6 +44,10 @@ public enum CofferError: Error, Sendable, Hashable {
     /// the credential is another machine's, TPM's or slot's, the TPM does not answer, or a
     /// service credential is missing. Another credential may still open the vault.
     case machineKey(MachineKeyFailure)
+    /// The vault's access policy keeps `program` (an executable's path) from the item: the
+    /// person said no, nobody could be asked, or the policy is strict. `coffer access grant`
+    /// adds a program to an item's access list (docs/security.md, "Per-application access").
+    case accessDenied(program: String)
 }
 
 extension CofferError: CustomStringConvertible {
@@ -65,6 +70,9 @@ extension CofferError: CustomStringConvertible {
         case .secretServiceUnavailable(let reason): "Secret Service unavailable: \(reason)"
         case .timeout: "the Secret Service did not answer in time"
         case .machineKey(let failure): failure.description
+        case .accessDenied(let program):
+            "access denied to \(TerminalText.escaped(program)): the vault's access policy keeps it from this item; "
+                + "allow it with `coffer access grant SERVICE ACCOUNT \(TerminalText.escaped(program))`"
         }
     }
 }

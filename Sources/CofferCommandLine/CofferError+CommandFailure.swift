@@ -16,6 +16,7 @@ extension CofferError: CommandFailure {
         case .vaultExists: .alreadyExists
         case .insecurePermissions: .insecurePermissions
         case .timeout: .timedOut
+        case .accessDenied: .accessDenied
         case .machineKey(let failure):
             switch failure {
             case .notThisMachine, .boundElsewhere, .serviceCredentialMissing: .locked

@@ -20,6 +20,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
     case refreshRefused = 10
     case loginDenied = 11
     case untrustedReply = 12
+    case accessDenied = 13
     case usage = 64
     case dataError = 65
     case noVault = 66
@@ -53,6 +54,8 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
         case .refreshRefused: "the provider or backend refused the refresh token: log in again"
         case .loginDenied: "the OpenID login was denied or ended by the provider, or its device code expired"
         case .untrustedReply: "a reply failed a security check (issuer, ID token)"
+        case .accessDenied:
+            "access denied: the vault's access policy keeps this program from the item (coffer access grant allows it)"
         case .usage: "usage error or invalid argument"
         case .dataError:
             "data error: a secret too large or not UTF-8, a credential helper request refused, or unreadable stored login settings"

@@ -173,6 +173,7 @@ enum ErrorCoding {
         case .secretServiceUnavailable(let reason): (15, reason, nil)
         case .timeout: (16, "", nil)
         case .machineKey(let failure): (18, MachineKeyCoding.encode(failure), nil)
+        case .accessDenied(let program): (19, "", program)
         }
     }
 
@@ -197,6 +198,7 @@ enum ErrorCoding {
         case 14: return .vaultExists(path: path ?? "")
         case 15: return .secretServiceUnavailable(reason: text)
         case 16: return .timeout
+        case 19: return .accessDenied(program: path ?? "")
         case 18: return MachineKeyCoding.decode(text).map { .machineKey($0) } ?? .storageUnavailable(reason: "the agent: \(text)")
         default: return .storageUnavailable(reason: "the agent: \(text.isEmpty ? "protocol error" : text)")
         }

@@ -1,0 +1,126 @@
+import Coffer
+import CofferBase
+import Foundation
+
+/// Decides whether a program may use an item of a vault the agent holds (docs/security.md,
+/// "Per-application access"), and logs each decision in the vault's audit log. One gate serves
+/// every front door: the agent socket, the Secret Service and the credential helpers.
+///
+/// The rules, by the vault's policy:
+/// - `open`: every program.
+/// - `confirm`: the item's owner and the programs on its access list; any other program is asked
+///   about through the prompter (`once`, `always`, `deny`), and refused when nobody answers.
+/// - `strict`: the owner and the access list; any other program is refused.
+///
+/// An item from before owners existed has none, so only the access list and the policy decide.
+/// A caller whose program could not be told is no item's owner and on no list.
+package struct AccessGate: Sendable {
+    /// What the policy, the owner and the access list say before anyone is asked.
+    package enum Verdict: Equatable, Sendable {
+        /// Allowed, and why (``AuditEntry/Decision/owner``, ``AuditEntry/Decision/allowed`` or
+        /// ``AuditEntry/Decision/open``).
+        case allowed(AuditEntry.Decision)
+        /// The person decides (`confirm`).
+        case ask
+        /// Refused without asking (`strict`).
+        case refused
+    }
+
+    /// The `--prompter` that asks the person; `nil`: nobody can be asked, so `confirm` refuses.
+    package let prompter: PrompterCommand?
+    /// How the callers reach the vault, for the log.
+    package let frontDoor: AuditEntry.FrontDoor
+    /// The clock the log's times come from.
+    private let now: @Sendable () -> Date
+
+    package init(prompter: PrompterCommand?, frontDoor: AuditEntry.FrontDoor, now: @escaping @Sendable () -> Date = Date.init) {
+        self.prompter = prompter
+        self.frontDoor = frontDoor
+        self.now = now
+    }
+
+    /// The verdict for `program` on an item with `access`, under `policy`. Pure: asks nobody,
+    /// logs nothing.
+    package static func verdict(policy: AccessPolicy, access: ItemAccess, program: Program?) -> Verdict {
+        if let program {
+            if let owner = access.owner, owner.matches(program) { return .allowed(.owner) }
+            if access.allowed.contains(where: { $0.matches(program) }) { return .allowed(.allowed) }
+        }
+        switch policy {
+        case .open: return .allowed(.open)
+        case .confirm: return .ask
+        case .strict: return .refused
+        }
+    }
+
+    /// Lets `program` do `action` (read, write or delete) on the item `id` of `vault` (held at
+    /// `vaultPath`), or throws ``CofferError/accessDenied(program:)``. Under `confirm` the
+    /// prompter asks; `always` adds the program to the item's access list. An absent item needs
+    /// no permission (a write creates it, with the caller as its owner). The decision, allowed
+    /// or not, goes to the audit log; a log that cannot be written fails the request, so that
+    /// nothing is read unrecorded.
+    ///
+    /// `cancellation` ends a running prompter (the client left).
+    package func authorize(
+        _ action: AuditEntry.Action, item id: ItemID, in vault: Vault, at vaultPath: String, by program: Program?,
+        cancellation: PrompterCommand.Run? = nil
+    ) throws(CofferError) {
+        guard let (item, access) = try vault.itemWithAccess(for: id) else { return }
+        let verdict = Self.verdict(policy: try vault.accessPolicy(), access: access, program: program)
+        let decision: AuditEntry.Decision
+        var allowed = true
+        switch verdict {
+        case .allowed(let reason):
+            decision = reason
+        case .refused:
+            (decision, allowed) = (.denied, false)
+        case .ask:
+            let answer = ask(program: program, item: item.attributes, vaultPath: vaultPath, cancellation: cancellation)
+            switch answer {
+            case .once:
+                decision = .once
+            case .always:
+                decision = .always
+                if let program { try vault.grant(program, to: id) }
+            case .deny(let denial):
+                (decision, allowed) = (Self.decision(for: denial), false)
+            }
+        }
+        try vault.appendAudit(AuditEntry(time: now(), program: program, frontDoor: frontDoor, action: action, item: id, decision: decision))
+        guard allowed else { throw .accessDenied(program: Self.name(of: program)) }
+    }
+
+    /// Records a decision made elsewhere (a listing, a new item, a grant) in the vault's log.
+    package func record(
+        _ action: AuditEntry.Action, item id: ItemID? = nil, in vault: Vault, by program: Program?, decision: AuditEntry.Decision
+    ) throws(CofferError) {
+        try vault.appendAudit(AuditEntry(time: now(), program: program, frontDoor: frontDoor, action: action, item: id, decision: decision))
+    }
+
+    /// How a program is named to the person and in errors: its executable's path (and its
+    /// script), as the kernel gave them, never interpreted.
+    package static func name(of program: Program?) -> String {
+        guard let program else { return "an unidentified program" }
+        return program.description
+    }
+
+    private func ask(program: Program?, item: ItemAttributes, vaultPath: String, cancellation: PrompterCommand.Run?) -> AccessAnswer {
+        guard let prompter else { return .deny(.noPrompter) }
+        let question = AccessQuestion(
+            program: Self.name(of: program),
+            item: AccessQuestion.itemName(label: item.label, service: item.id.service, account: item.id.account),
+            vault: vaultPath)
+        let answer = prompter.ask(access: question, run: cancellation)
+        // A program that cannot be told cannot be put on a list: `always` counts as `once`.
+        if program == nil, answer == .always { return .once }
+        return answer
+    }
+
+    private static func decision(for denial: AccessDenial) -> AuditEntry.Decision {
+        switch denial {
+        case .noPrompter: .noPrompter
+        case .timedOut: .timedOut
+        case .refused, .badAnswer, .failed, .cancelled: .denied
+        }
+    }
+}
