@@ -26,12 +26,12 @@ struct AccessGrant: ParsableCommand, ReadsDescriptors {
     func run() throws {
         let granted = try program.program(pinned: pin, mustExist: true)
         let access = try AccessVault(root)
-        let changed = try access.vault.grant(granted, to: item.id)
-        if changed { try access.record(.grant, item: item.id, program: granted) }
-        let name = "\(TerminalText.escaped(item.service)) \(TerminalText.escaped(item.account))"
+        let changed = try access.change(.grant, of: item.id, for: granted) { try $0.grant(granted, to: item.id) }
+        let name = item.escapedName
         try StandardStreams.printLine(changed ? "allowed \(granted) to read \(name)" : "\(granted) already reads \(name)")
-        if !pin, ProgramPaths.userCanModify(granted) {
-            Terminal.printError("note: your user can change \(granted.description); with --pin, a changed file loses access")
+        let changeable = ProgramPaths.filesUserCanModify(granted)
+        if !pin, !changeable.isEmpty {
+            Terminal.printError("note: your user can change \(changeable.joined(separator: " and ")); with --pin, a changed file loses access")
         }
     }
 }

@@ -23,9 +23,8 @@ struct AccessRevoke: ParsableCommand, ReadsDescriptors {
     func run() throws {
         let revoked = try program.program(pinned: false, mustExist: false)
         let access = try AccessVault(root)
-        let changed = try access.vault.revoke(revoked, from: item.id)
-        if changed { try access.record(.revoke, item: item.id, program: revoked) }
-        let name = "\(TerminalText.escaped(item.service)) \(TerminalText.escaped(item.account))"
+        let changed = try access.change(.revoke, of: item.id, for: revoked) { try $0.revoke(revoked, from: item.id) }
+        let name = item.escapedName
         try StandardStreams.printLine(changed ? "\(revoked) no longer reads \(name)" : "\(revoked) was not on the access list of \(name)")
         if let owner = try access.vault.access(for: item.id)?.owner, owner.isSameProgram(as: revoked) {
             Terminal.printError("note: \(owner) owns \(name) and keeps reading it")

@@ -20,6 +20,14 @@ struct AccessVault {
         vault = try root.openVault()
     }
 
+    /// Grants or revokes (`apply`) `program`'s access to `item`, and logs it when it changed the
+    /// list. Returns whether it did.
+    func change(_ action: AuditEntry.Action, of item: ItemID, for program: Program, _ apply: (Vault) throws -> Bool) throws -> Bool {
+        let changed = try apply(vault)
+        if changed { try record(action, item: item, program: program) }
+        return changed
+    }
+
     /// Logs a change made with the vault's credential: a grant or revoke of `program` on `item`,
     /// or a policy change by this program.
     func record(_ action: AuditEntry.Action, item: ItemID? = nil, program: Program?) throws {

@@ -35,9 +35,12 @@ enum ProgramPaths {
         return digest
     }
 
-    /// Whether the user could change `program`'s executable in place, so that only a pin keeps
-    /// another file from passing for it (``PinRule``).
-    static func userCanModify(_ program: Program) -> Bool {
-        PinRule.userCanModify(program.executablePath, uid: geteuid())
+    /// The files of `program` (its executable, its script) that the user could change, so that
+    /// only a pin keeps another content from passing for them (``PinRule``).
+    static func filesUserCanModify(_ program: Program) -> [String] {
+        [program.executablePath, program.script].compactMap { path in
+            guard let path, path.first == UInt8(ascii: "/"), PinRule.userCanModify(path, uid: geteuid()) else { return nil }
+            return String(decoding: path, as: UTF8.self)
+        }
     }
 }

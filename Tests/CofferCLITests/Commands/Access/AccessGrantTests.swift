@@ -68,7 +68,9 @@ final class AccessGrantTests: AccessCLITestCase {
 
         let unpinned = try coffer(["access", "grant", "mail", "ada", tool, "--script", script])
         XCTAssertEqual(unpinned.status, 0, unpinned.stderrText)
-        XCTAssertTrue(unpinned.stderrText.hasPrefix("note: your user can change \(realPath(tool))"), unpinned.stderrText)
+        XCTAssertEqual(
+            unpinned.stderrText,
+            "coffer: note: your user can change \(realPath(tool)) and \(realPath(script)); with --pin, a changed file loses access\n")
         let replaced = try XCTUnwrap(try show()["allowed"] as? [[String: Any]])
         XCTAssertEqual(replaced.count, 1, "the same program: one entry")
         XCTAssertEqual(replaced[0]["executablePinned"] as? Bool, false)
