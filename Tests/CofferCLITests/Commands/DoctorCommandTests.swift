@@ -12,14 +12,19 @@ final class DoctorCommandTests: AccessCLITestCase {
         return (text.stdoutText, try XCTUnwrap(json["vault"] as? [String: Any]))
     }
 
-    /// A new vault, with its passphrase given: policy confirm, no warning.
-    func testANewVaultIsConfirmWithoutWarnings() throws {
+    /// A new vault, with its passphrase given: policy confirm, no warning; set open, it is warned about.
+    func testANewVaultIsConfirmWithoutWarningsUntilOpened() throws {
         try initVault()
-        let (text, vault) = try doctor()
+        var (text, vault) = try doctor()
         XCTAssertTrue(text.contains("  access policy: confirm\n"), text)
         XCTAssertFalse(text.contains("warning"), text)
         XCTAssertEqual(vault["policy"] as? String, "confirm")
         XCTAssertEqual(vault["warnings"] as? [String], [])
+        XCTAssertEqual(try coffer(["access", "policy", "open"]).status, 0)
+        (text, vault) = try doctor()
+        XCTAssertEqual(vault["policy"] as? String, "open")
+        XCTAssertEqual((vault["warnings"] as? [String])?.count, 1)
+        XCTAssertTrue(text.contains("  warning: the access policy is open"), text)
     }
 
     /// A vault from format 2 is open, which doctor tells with no credential and warns about,
