@@ -69,7 +69,7 @@ extension Vault {
     /// (docs/vault-format.md, 2): without it the vault is corrupt, so deleting the row can never
     /// weaken the policy.
     static func checkPolicyRow(_ connection: SQLiteConnection) throws(CofferError) {
-        let rows = try connection.with("SELECT singleton, length(policy) FROM access_settings LIMIT 2") { statement throws(CofferError) in
+        let rows = try connection.with("SELECT singleton, CASE typeof(policy) WHEN 'blob' THEN length(policy) ELSE -1 END FROM access_settings LIMIT 2") { statement throws(CofferError) in
             var rows: [(Int64, Int64)] = []
             while try statement.step() { rows.append((statement.int64(at: 0), statement.int64(at: 1))) }
             return rows

@@ -435,7 +435,7 @@ def main():
     assert version in (1, 2, 3), "not format version 1, 2 or 3"
     if version >= 3:  # section 2: the one policy row, checked before any key is needed
         policies = db.execute("SELECT singleton, policy FROM access_settings").fetchall()
-        if len(policies) != 1 or policies[0][0] != 1 or len(policies[0][1]) != 41:
+        if len(policies) != 1 or policies[0][0] != 1 or not isinstance(policies[0][1], bytes) or len(policies[0][1]) != 41:
             sys.exit("corrupt vault: the access policy is missing or damaged")
     search = dict(arg.split("=", 1) for arg in sys.argv[sys.argv.index("--search") + 1:]) if "--search" in sys.argv else None
     vault_id, key_check = db.execute("SELECT vault_id, key_check FROM vault").fetchone()

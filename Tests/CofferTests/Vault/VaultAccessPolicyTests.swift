@@ -85,6 +85,10 @@ final class VaultAccessPolicyTests: XCTestCase {
         for (index, statement) in [
             "DELETE FROM access_settings", "UPDATE access_settings SET policy = substr(policy, 1, 40)",
             "UPDATE access_settings SET policy = policy || x'00'",
+            // Text of 41 characters: SQLite's length() counts a text's characters, not its bytes
+            // (a regression: this passed the check, and `policy || x'00'`, which is text, did
+            // now and then, when its bytes made 41 characters).
+            "UPDATE access_settings SET policy = '\(String(repeating: "a", count: VaultFormat.sealedPolicyLength))'",
         ].enumerated() {
             let url = folder.file("v\(index).vault")
             _ = try Vault.create(at: url, with: .passphrase(testPassphrase), configuration: .test())
