@@ -1,0 +1,15 @@
+import Coffer
+import Dispatch
+
+/// An item `Unlock` was asked for that the caller may not read now: its prompt asks the person
+/// (``SecretServiceObjects/runAccessPrompt(_:for:)``).
+struct AccessRequest: Sendable {
+    /// The item's path, as the client named it (the prompt's result reports it so).
+    let path: String
+    let collection: ServedCollection
+    let id: ItemID
+    let rowKey: [UInt8]
+
+    /// Where access prompts run, one at a time: a person answers one question before the next.
+    static let queue = DispatchQueue(label: "coffer.secret-service.access-prompts")
+}
