@@ -94,6 +94,25 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertEqual(reads.map(\.decision), [.allowed, .allowed, .always, .once, .once, .once, .once, .denied])
     }
 
+    /// python-keyring reading an item secret-tool stored: secretstorage sees the item `Locked`,
+    /// unlocks it through the prompt, and reads it after `once`; after `deny` python-keyring
+    /// raises its own `KeyringLocked`, as with a locked gnome-keyring item.
+    func testPythonKeyringUnlocksAnotherProgramsItemThroughThePrompt() throws {
+        let prompter = try AccessPrompter(in: folder)
+        let fixture = try fixture(prompter: prompter)
+        let stored = try fixture.run("secret-tool", ["store", "--label=Mail", "service", "mail.example", "username", "ada"], stdin: Data("s3cret".utf8))
+        XCTAssertEqual(stored.status, 0, stored.stderrText)
+        let read = "import keyring.backends.SecretService as s; print(s.Keyring().get_password('mail.example', 'ada'))"
+        let denied = try fixture.python(["-c", read])
+        XCTAssertNotEqual(denied.status, 0)
+        XCTAssertTrue(denied.stderrText.contains("KeyringLocked"), denied.stderrText)
+        try prompter.answer("once")
+        let allowed = try fixture.python(["-c", read])
+        XCTAssertEqual(allowed.stdoutText, "s3cret\n", allowed.stderrText)
+        XCTAssertEqual(prompter.questions.count, 2)
+        XCTAssertTrue(prompter.questions.allSatisfy { $0.hasPrefix("access|\(Self.python.string)") }, "\(prompter.questions)")
+    }
+
     /// With no prompter, nobody can say yes: `secret-tool lookup` of another program's item
     /// ends at once with nothing, and the refusal is logged as `no-prompter`.
     func testWithoutAPrompterAnotherProgramGetsNothing() throws {
