@@ -113,6 +113,28 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertTrue(prompter.questions.allSatisfy { $0.hasPrefix("access|\(Self.python.string)") }, "\(prompter.questions)")
     }
 
+    /// `once` is for the connection that asked, until it leaves the bus: after its `Unlock`, a
+    /// secretstorage connection sees the item unlocked and reads it again with no question, while
+    /// a second connection of the same process still sees it locked.
+    func testOnceIsForTheConnectionThatAsked() throws {
+        let prompter = try AccessPrompter(in: folder)
+        try prompter.answer("once")
+        let fixture = try fixture(prompter: prompter)
+        XCTAssertEqual(try fixture.run("secret-tool", ["store", "--label=Mail", "service", "mail.example", "username", "ada"], stdin: Data("s3cret".utf8)).status, 0)
+        let script = """
+            import secretstorage
+            first = secretstorage.dbus_init()
+            item = next(secretstorage.search_items(first, {'service': 'mail.example'}))
+            print(item.is_locked())
+            print(item.unlock(), item.is_locked(), item.get_secret().decode(), item.get_secret().decode())
+            second = secretstorage.dbus_init()
+            print(next(secretstorage.search_items(second, {'service': 'mail.example'})).is_locked())
+            """
+        let output = try fixture.python(["-c", script])
+        XCTAssertEqual(output.stdoutText, "True\nFalse False s3cret s3cret\nTrue\n", output.stderrText)
+        XCTAssertEqual(prompter.questions.count, 1)
+    }
+
     /// With no prompter, nobody can say yes: `secret-tool lookup` of another program's item
     /// ends at once with nothing, and the refusal is logged as `no-prompter`.
     func testWithoutAPrompterAnotherProgramGetsNothing() throws {
