@@ -222,12 +222,12 @@ final class ProgramAccessTests: XCTestCase {
         defer { client.stop() }
         let first = try client.lines(1, timeout: .milliseconds(TestTiming.limit(milliseconds: 20_000)))[0]
         XCTAssertTrue(first.hasSuffix(" mine"), "the owner reads its item: \(first)")
-        try "go\n".write(toFile: go, atomically: false, encoding: .utf8)
+        try Self.writeLine(to: go)
         _ = try client.wait(timeout: .seconds(10))
 
         let reused = try ForcedPID.start("/usr/bin/python3", [script, "idle"], pid: client.pid, awaiting: "ready")
         defer { reused.stop() }
-        try "try\n".write(toFile: attempt, atomically: false, encoding: .utf8)
+        try Self.writeLine(to: attempt)
         let deadline = ContinuousClock.now + .seconds(20)
         while !FileManager.default.fileExists(atPath: result.path), ContinuousClock.now < deadline { usleep(20_000) }
         let answers = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: result)) as? [String: Any])
@@ -236,6 +236,20 @@ final class ProgramAccessTests: XCTestCase {
         let refusals = try fixture.login.auditLog(limit: 2)
         XCTAssertEqual(refusals.map(\.decision), [.denied, .denied])
         XCTAssertTrue(refusals.allSatisfy { $0.program == nil }, "\(refusals)")
+    }
+
+    /// Writes a line to the FIFO at `path` once its reader has opened it, failing after 10 s
+    /// rather than waiting for a reader that died.
+    private static func writeLine(to path: String) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var descriptor = open(path, O_WRONLY | O_NONBLOCK)
+        while descriptor < 0, errno == ENXIO, ContinuousClock.now < deadline {
+            usleep(10_000)
+            descriptor = open(path, O_WRONLY | O_NONBLOCK)
+        }
+        guard descriptor >= 0 else { throw POSIXError(.ENXIO) }
+        defer { close(descriptor) }
+        XCTAssertEqual(write(descriptor, "go\n", 3), 3)
     }
 
     /// A bulk read by another program (a jeepney script): SearchItems with no attributes lists
