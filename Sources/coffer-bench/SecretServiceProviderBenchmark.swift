@@ -67,23 +67,9 @@ enum SecretServiceProviderBenchmark {
         defer { keyring.stop() }
 
         // Coffer: its own bus; the vault filled in one transaction and held by the agent.
-        let cofferHome = folder.appendingPathComponent("coffer")
-        try FileManager.default.createDirectory(at: cofferHome, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let cofferBus = try PrivateBusDaemon(folder: cofferHome)
-        defer { cofferBus.stop() }
-        let vaultURL = cofferHome.appendingPathComponent("bench.vault"), keyFile = cofferHome.appendingPathComponent("key")
-        try SecureBytes.random(count: 32).withUnsafeBytes { try Data($0).write(to: keyFile) }
-        chmod(keyFile.path, 0o600)
-        let vault = try Vault.create(at: vaultURL, with: .keyFile(keyFile))
-        try vault.set((0..<items).map { (id: .genericPassword(service: "bench", account: "user\($0)"), secret: Data("secret \($0)".utf8), options: ItemOptions()) })
-        var cofferEnvironment = ProcessInfo.processInfo.environment
-        cofferEnvironment["COFFER_VAULT"] = vaultURL.path
-        cofferEnvironment["COFFER_KEYFILE"] = keyFile.path
-        cofferEnvironment["COFFER_AGENT_SOCKET"] = cofferHome.appendingPathComponent("agent.sock").path
-        cofferEnvironment["DBUS_SESSION_BUS_ADDRESS"] = cofferBus.address
-        let agent = try BenchProcess.start(coffer.path, ["agent", "start", "--foreground", "--secret-service"], environment: cofferEnvironment)
+        let agent = try BenchAgent(items: items, in: folder.appendingPathComponent("coffer"), coffer: coffer)
         defer { agent.stop() }
-        try retry(for: .seconds(30)) { try BenchProcess.run(coffer.path, ["unlock", "--for", "1h"], environment: cofferEnvironment) }
+        let cofferEnvironment = agent.environment
 
         let keyringClient = try BenchClient(bench, environment: keyringEnvironment)
         defer { keyringClient.stop() }
@@ -109,7 +95,7 @@ enum SecretServiceProviderBenchmark {
         let searchAlone = Measurement.median(try (0..<searches).map { index in try cofferClient.ask("search \(picks[index])") })
         return Result(
             items: items, lookup: lookup, store: store, search: search, cofferSearchAlone: searchAlone,
-            peakRSS: (keyring.peakRSSKiB, agent.peakRSSKiB))
+            peakRSS: (keyring.peakRSSKiB, agent.process.peakRSSKiB))
     }
 
     /// gnome-keyring's textual keyring format (its pkcs11/secret-store/gkm-secret-textual.c): a

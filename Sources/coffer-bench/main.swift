@@ -9,6 +9,7 @@ let suites: [String: () async throws -> Void] = [
     "secret-service-provider": SecretServiceProviderBenchmark.run,
     "auth": AuthBenchmark.run,
     "identity": IdentityBenchmark.run,
+    "secret-service-access": SecretServiceAccessBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"

@@ -13,6 +13,12 @@ extension Vault {
         try readLive(.item(id)) { decoded, _ in (Item(attributes: decoded.attributes, secret: Data(decoded.secret)), decoded.access) }
     }
 
+    /// The item at `rowKey` and its owner and access list, from one read of its record; `nil`
+    /// when there is none (or it expired, and is purged).
+    package func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
+        try readLive(.row(rowKey)) { decoded, _ in (Item(attributes: decoded.attributes, secret: Data(decoded.secret)), decoded.access) }
+    }
+
     /// Creates or replaces an item, as ``set(_:for:options:)`` does, with `owner` as the owner of
     /// a new item. An item that exists and has not expired keeps its owner and access list,
     /// whatever `owner` says: who may read an item is changed by ``grant(_:to:)`` and

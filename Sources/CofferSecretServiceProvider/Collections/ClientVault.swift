@@ -19,19 +19,36 @@ struct ClientVault {
 
     /// ``Vault/storedItem(atRowKey:)``; `nil` for a provider's record.
     func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
-        guard let item = try vault.storedItem(atRowKey: rowKey), !ProviderRecords.isReserved(item.attributes.id) else { return nil }
-        return item
+        try storedItemWithAccess(atRowKey: rowKey)?.item
     }
+
+    /// ``Vault/storedItemWithAccess(atRowKey:)``; `nil` for a provider's record.
+    func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
+        guard let found = try vault.storedItemWithAccess(atRowKey: rowKey), !ProviderRecords.isReserved(found.item.attributes.id) else {
+            return nil
+        }
+        return found
+    }
+
+    /// The vault's access policy (``Vault/accessPolicy()``).
+    func accessPolicy() throws(CofferError) -> AccessPolicy {
+        try vault.accessPolicy()
+    }
+
+    /// The vault, for the access gate alone: it reads an item's owner and access list, adds to
+    /// the list (`always`) and writes the audit log; it lists no item.
+    var gated: Vault { vault }
 
     func rowKey(for id: ItemID) throws(CofferError) -> [UInt8] {
         try vault.rowKey(for: id)
     }
 
-    /// ``Vault/store(_:for:options:)``, refused for a provider's record.
+    /// ``Vault/store(_:for:options:owner:)``, refused for a provider's record. A new item is
+    /// owned by `owner` (the client's program); one that exists keeps its owner.
     @discardableResult
-    func store(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) -> [UInt8] {
+    func store(_ secret: Data, for id: ItemID, options: ItemOptions, owner: Program?) throws(CofferError) -> [UInt8] {
         try Self.refuseReserved(id)
-        return try vault.store(secret, for: id, options: options)
+        return try vault.store(secret, for: id, options: options, owner: owner)
     }
 
     /// ``Vault/move(from:to:secret:options:)``, refused to or from a provider's record.

@@ -166,6 +166,8 @@ final class CollectionRegistry {
         do throws(CofferError) {
             let vault = try Vault.create(at: URL(fileURLWithPath: path), with: .key(key))
             do throws(CofferError) {
+                // Its items follow the login collection's policy.
+                try vault.setAccessPolicy(try login.accessPolicy())
                 try ProviderRecords.addCollection(.init(name: name, label: label, vaultID: vault.id), key: key, to: login)
             } catch {
                 // Nothing records the new vault: it goes, so that the name is free again.

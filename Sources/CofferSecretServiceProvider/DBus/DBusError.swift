@@ -38,6 +38,7 @@ struct DBusError: Error, Sendable, Hashable, CustomStringConvertible {
     init(_ error: CofferError) {
         switch error {
         case .locked: self = .isLocked()
+        case .accessDenied: self = SecretServiceObjects.lockedForCaller
         case .itemNotFound: self = .noSuchObject()
         case .invalidArgument(let reason): self = .invalidArguments(reason)
         case .secretTooLarge(let size, let limit): self = .limitsExceeded("the secret is \(size) bytes; the limit is \(limit)")

@@ -8,7 +8,9 @@ protocol ObjectTree: AnyObject {
     func admits(_ sender: String) -> Bool
     /// Answers one method call (exactly once).
     func handle(_ call: MethodCall)
-    func property(_ name: String, of interface: Interface, at path: String) throws(DBusError) -> Variant
+    /// `sender`: the connection that asks, which may see some items otherwise than another
+    /// (per-application access); `nil` for a value sent to every connection.
+    func property(_ name: String, of interface: Interface, at path: String, sender: String?) throws(DBusError) -> Variant
     func setProperty(_ name: String, of interface: Interface, at path: String, to value: Variant, sender: String) throws(DBusError)
     /// The interfaces an object at `path` would have, judged by the path's shape alone, so
     /// that a call to a missing object reaches the provider and gets a typed error.
@@ -121,10 +123,10 @@ final class ObjectExport {
         do throws(DBusError) {
             switch method {
             case "Get":
-                call.reply([.boxed(try tree.property(arguments.child(1).string, of: interface, at: path))])
+                call.reply([.boxed(try tree.property(arguments.child(1).string, of: interface, at: path, sender: sender))])
             case "GetAll":
                 let entries = interface.readableProperties.compactMap { name in
-                    (try? tree.property(name, of: interface, at: path)).map { Variant.dictionaryEntry(.string(name), .boxed($0)) }
+                    (try? tree.property(name, of: interface, at: path, sender: sender)).map { Variant.dictionaryEntry(.string(name), .boxed($0)) }
                 }
                 call.reply([.array(of: "{sv}", entries)])
             case "Set":

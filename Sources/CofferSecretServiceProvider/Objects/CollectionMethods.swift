@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgent
 import Foundation
 import Glibc
 
@@ -14,25 +15,29 @@ extension SecretServiceObjects {
             emitCollectionSignal("CollectionDeleted", collection)
             return [.objectPath(ObjectPaths.none)]
         case "SearchItems":
-            return [.objectPaths(try itemPaths(in: collection, matching: try Self.attributes(arguments.child(0))))]
+            let found = try visibleItems(in: collection, matching: try Self.attributes(arguments.child(0)), connection: call.sender, caller: call.caller)
+            return [.objectPaths(found.readable + found.locked)]
         case "CreateItem":
             let path = try createItem(
                 in: collection, properties: try Self.properties(arguments.child(0)), secret: arguments.child(1),
-                replace: arguments.child(2).boolean, caller: call.sender)
+                replace: arguments.child(2).boolean, call: call)
             return [.objectPath(path), .objectPath(ObjectPaths.none)]
         default:
             throw .notSupported("no method \(call.method)")
         }
     }
 
-    func collectionProperty(_ name: String, at path: String) throws(DBusError) -> Variant {
+    /// A collection's property as the caller behind `connection` sees it: `Items` leaves out
+    /// the items hidden from it (`strict`).
+    func collectionProperty(_ name: String, at path: String, connection: String?, caller: Caller?) throws(DBusError) -> Variant {
         let collection = try collection(at: path)
         switch name {
         case "Items":
             // Locked, it lists none (its items are encrypted), but it answers: libsecret cannot
             // load a collection, nor Seahorse show it, without this property.
             guard !registry.isLocked(collection) else { return .objectPaths([]) }
-            return .objectPaths(try itemPaths(in: collection, matching: [:]))
+            let found = try visibleItems(in: collection, matching: [:], connection: connection, caller: caller)
+            return .objectPaths(found.readable + found.locked)
         case "Label": return .string(collection.label)
         case "Locked": return .boolean(registry.isLocked(collection))
         case "Created":
@@ -55,9 +60,13 @@ extension SecretServiceObjects {
     /// Stores a new item, or with `replace` rewrites the item whose attributes are exactly these
     /// (keeping its path). An item with `service` and `username` is the generic password of that
     /// name: there is at most one, so storing it again rewrites it whatever `replace` says.
+    ///
+    /// A new item is owned by the caller's program; rewriting an existing one needs the
+    /// permission reading it needs (``admit(_:item:access:at:in:vault:connection:caller:)``).
     private func createItem(
-        in collection: ServedCollection, properties: [String: Variant], secret: Variant, replace: Bool, caller: String
+        in collection: ServedCollection, properties: [String: Variant], secret: Variant, replace: Bool, call: MethodCall
     ) throws(DBusError) -> String {
+        let caller = call.sender
         var label = ""
         var attributes: [String: String] = [:]
         for (name, value) in properties {
@@ -83,9 +92,19 @@ extension SecretServiceObjects {
             let id = existing?.attributes.id ?? ItemMapping.identity(for: attributes, current: nil)
             let options = ItemMapping.options(
                 for: id, attributes: attributes, label: label, contentType: incoming.contentType, previous: existing?.attributes.options)
-            var isNew = existing == nil
-            if isNew { isNew = try vault.storedItem(atRowKey: try vault.rowKey(for: id)) == nil }
-            return (try vault.store(plaintext, for: id, options: options), isNew)
+            let rowKey = try vault.rowKey(for: id)
+            var access = existing?.access
+            if access == nil, var current = try vault.storedItemWithAccess(atRowKey: rowKey) {
+                current.item.secret.wipe()
+                access = current.access
+            }
+            if let access {
+                guard try admit(.write, item: id, access: access, at: rowKey, in: collection, vault: vault, connection: call.sender, caller: call.caller)
+                else { throw .accessDenied(program: AccessGate.name(of: call.caller?.program)) }
+            } else {
+                try gate.record(.write, item: id, in: vault.gated, by: call.caller?.program, decision: .owner)
+            }
+            return (try vault.store(plaintext, for: id, options: options, owner: call.caller?.program), access == nil)
         }
         incoming.value = SecureBytes(copying: [])
         let path = ObjectPaths.item(rowKey, in: collection.name)

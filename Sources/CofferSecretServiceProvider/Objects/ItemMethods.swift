@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgent
 import Foundation
 
 /// `org.freedesktop.Secret.Item`, at each item's path.
@@ -6,17 +7,19 @@ extension SecretServiceObjects {
     func itemCall(_ call: MethodCall) throws(DBusError) -> [Variant] {
         switch call.method {
         case "Delete":
-            let found = try item(at: call.path)
+            var found = try permittedItem(at: call.path, for: .delete, connection: call.sender, caller: call.caller)
+            found.item.secret.wipe()
             try withVault(found.collection) { vault throws(CofferError) in _ = try vault.removeStoredItem(atRowKey: found.rowKey) }
             emitItemSignal("ItemDeleted", item: call.path, in: found.collection)
             return [.objectPath(ObjectPaths.none)]
         case "GetSecret":
             let session = try sessions.session(at: call.arguments.child(0).string, for: call.sender)
-            var found = try item(at: call.path)
+            var found = try permittedItem(at: call.path, for: .read, connection: call.sender, caller: call.caller)
             defer { found.item.secret.wipe() }
             return [session.encode(found.item.secret, contentType: ItemMapping.servedContentType(of: found.item.attributes))]
         case "SetSecret":
-            let found = try item(at: call.path)
+            var found = try permittedItem(at: call.path, for: .write, connection: call.sender, caller: call.caller)
+            found.item.secret.wipe()
             let incoming = try incomingSecret(call.arguments.child(0), from: call.sender)
             var options = found.item.attributes.options
             options.contentType = ItemMapping.options(
@@ -30,16 +33,20 @@ extension SecretServiceObjects {
         }
     }
 
-    func itemProperty(_ name: String, at path: String) throws(DBusError) -> Variant {
+    /// An item's property as the caller behind `connection` sees it: `Locked` is whether it
+    /// may read the item now; an item hidden from it (`strict`) shows nothing else.
+    func itemProperty(_ name: String, at path: String, connection: String?, caller: Caller?) throws(DBusError) -> Variant {
         if case .lockedMatch = ObjectPaths.target(of: path) { return try lockedMatchProperty(name, at: path) }
+        let collection = try owningCollection(of: path)
         if name == "Locked" {
             // An item in a locked collection cannot be read, but it is locked, not missing.
-            let collection = try owningCollection(of: path)
             if registry.isLocked(collection) { return .boolean(true) }
         }
-        let attributes = try propertyAttributes(at: path)
+        let (attributes, rowKey, access, policy) = try propertyAttributes(at: path)
+        let view = view(of: access, at: rowKey, in: collection, policy: policy, connection: connection, caller: caller)
+        guard name != "Locked" else { return .boolean(!view.isReadable) }
+        guard view != .hidden else { throw Self.lockedForCaller }
         switch name {
-        case "Locked": return .boolean(false)
         case "Attributes": return .stringMap(attributes.indexedAttributes)
         case "Label": return .string(attributes.label ?? "")
         case "Type": return .string(attributes.indexedAttributes["xdg:schema"] ?? "")
@@ -61,8 +68,8 @@ extension SecretServiceObjects {
         }
     }
 
-    func setItemProperty(_ name: String, at path: String, to value: Variant) throws(DBusError) {
-        var found = try item(at: path)
+    func setItemProperty(_ name: String, at path: String, to value: Variant, connection: String, caller: Caller?) throws(DBusError) {
+        var found = try permittedItem(at: path, for: .write, connection: connection, caller: caller)
         defer { found.item.secret.wipe() }
         let current = found.item.attributes
         switch name {
@@ -97,21 +104,24 @@ extension SecretServiceObjects {
         propertiesChanged(of: .item, at: path, invalidating: [name, "Modified"])
     }
 
-    /// The attributes of the item at `path`, read once for all the properties of one `GetAll`.
-    private func propertyAttributes(at path: String) throws(DBusError) -> ItemAttributes {
-        if let propertyItem, propertyItem.path == path {
-            guard !registry.isLocked(try owningCollection(of: path)) else { throw .isLocked() }
-            return propertyItem.attributes
+    /// The attributes, row key, owner and access list of the item at `path`, and its vault's
+    /// policy, read once for all the properties of one `GetAll`.
+    private func propertyAttributes(at path: String) throws(DBusError) -> (ItemAttributes, [UInt8], ItemAccess, AccessPolicy) {
+        let collection = try owningCollection(of: path)
+        if let propertyItem, propertyItem.path == path, case .item(_, let rowKey) = ObjectPaths.target(of: path) {
+            guard !registry.isLocked(collection) else { throw .isLocked() }
+            return (propertyItem.attributes, rowKey, propertyItem.access, propertyItem.policy)
         }
         var found = try item(at: path)
         found.item.secret.wipe()
-        propertyItem = (path, found.item.attributes)
+        let policy = try withVault(collection) { vault throws(CofferError) in try vault.accessPolicy() }
+        propertyItem = (path, found.item.attributes, found.access, policy)
         loop.whenIdle { [weak self] in self?.propertyItem = nil }
-        return found.item.attributes
+        return (found.item.attributes, found.rowKey, found.access, policy)
     }
 
     /// Stores the item again in its own row with a new secret or new options.
-    private func rewrite(_ found: (collection: ServedCollection, rowKey: [UInt8], item: Item), secret: Data, options: ItemOptions, path: String) throws(DBusError) {
+    private func rewrite(_ found: FoundItem, secret: Data, options: ItemOptions, path: String) throws(DBusError) {
         try withVault(found.collection) { vault throws(CofferError) in
             _ = try vault.move(from: found.rowKey, to: found.item.attributes.id, secret: secret, options: options)
         }

@@ -17,6 +17,7 @@ extension SecretServiceObjects {
         switch call.method {
         case "Prompt":
             guard prompt.run == nil else { throw .failed("the prompt is already running") }
+            if prompt.collections.isEmpty, !prompt.accessRequests.isEmpty { return runAccessPrompt(prompt, for: call) }
             guard let prompter else {
                 // The reply goes first, then the signal, as a client that waits for it expects.
                 loop.perform { objects in objects.finishPrompt(path, opened: [], dismissed: true) }
@@ -100,7 +101,7 @@ extension SecretServiceObjects {
             announceLockState(of: prompt.collections.filter { registry.unlockWithoutPrompt($0) })
             try? exportCollections()
             for target in prompt.targets where !registry.isLocked(target.collection) {
-                unlocked += unlockedPaths(of: target)
+                unlocked += unlockedPaths(of: target, for: prompt.owner)
             }
         }
         emit("Completed", of: Interface.prompt.rawValue, at: path, [.boolean(dismissed), .boxed(.objectPaths(dismissed ? [] : unlocked))])

@@ -26,11 +26,15 @@ final class SecretServiceObjects: ObjectTree {
     var collectionsCreated: [String: Int] = [:]
     /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
     /// read of the record answers them all. Dropped when the loop goes idle and on every write.
-    var propertyItem: (path: String, attributes: ItemAttributes)?
+    var propertyItem: (path: String, attributes: ItemAttributes, access: ItemAccess, policy: AccessPolicy)?
     /// Where prompt completions come back to (this object, on the loop thread).
     let loop: MainLoopThread<SecretServiceObjects>
     /// Who is behind each unique name that calls.
     let callers: BusCallers
+    /// Decides and logs who may use which item (``CofferAgent/AccessGate``).
+    let gate: AccessGate
+    /// The items each connection may read after a `once` answer.
+    var grants = ConnectionGrants()
 
     init(bus: BusConnection, registry: CollectionRegistry, prompter: PrompterCommand?, loop: MainLoopThread<SecretServiceObjects>) {
         self.bus = bus
@@ -39,6 +43,7 @@ final class SecretServiceObjects: ObjectTree {
         self.prompter = prompter
         self.loop = loop
         callers = BusCallers(bus: bus)
+        gate = AccessGate(prompter: prompter, frontDoor: .secretService)
     }
 
     /// Exports the tree and follows the bus's news of connections that join and leave.
@@ -61,6 +66,7 @@ final class SecretServiceObjects: ObjectTree {
             sessions.closeAll(of: name)
             prompts.removeAll(of: name)
             lockedMatches.removeAll(of: name)
+            grants.removeAll(of: name)
             callers.forget(name)
         }
         peers.noteConnectionsOnTheBus()
@@ -97,11 +103,12 @@ final class SecretServiceObjects: ObjectTree {
         }
     }
 
-    func property(_ name: String, of interface: Interface, at path: String) throws(DBusError) -> Variant {
+    func property(_ name: String, of interface: Interface, at path: String, sender: String?) throws(DBusError) -> Variant {
+        let caller = sender.flatMap(callers.caller(of:))
         switch interface {
-        case .service: try serviceProperty(name)
-        case .collection: try collectionProperty(name, at: path)
-        case .item: try itemProperty(name, at: path)
+        case .service: return try serviceProperty(name)
+        case .collection: return try collectionProperty(name, at: path, connection: sender, caller: caller)
+        case .item: return try itemProperty(name, at: path, connection: sender, caller: caller)
         case .session, .prompt: throw .invalidArguments("no property \(name)")
         }
     }
@@ -109,7 +116,7 @@ final class SecretServiceObjects: ObjectTree {
     func setProperty(_ name: String, of interface: Interface, at path: String, to value: Variant, sender: String) throws(DBusError) {
         switch interface {
         case .collection: try setCollectionProperty(name, at: path, to: value)
-        case .item: try setItemProperty(name, at: path, to: value)
+        case .item: try setItemProperty(name, at: path, to: value, connection: sender, caller: callers.caller(of: sender))
         case .service, .session, .prompt: throw .accessDenied("the property \(name) is read-only")
         }
     }
@@ -155,15 +162,16 @@ final class SecretServiceObjects: ObjectTree {
         }
     }
 
-    /// The item at `path`, read from its unlocked collection: `IsLocked` while the collection is
-    /// locked, `NoSuchObject` when the item is not there.
-    func item(at path: String) throws(DBusError) -> (collection: ServedCollection, rowKey: [UInt8], item: Item) {
+    /// The item at `path` and its owner and access list, read from its unlocked collection:
+    /// `IsLocked` while the collection is locked, `NoSuchObject` when the item is not there.
+    /// Whether the caller may use it is ``permittedItem(at:for:connection:caller:)``'s business.
+    func item(at path: String) throws(DBusError) -> FoundItem {
         guard case .item(let name, let rowKey) = ObjectPaths.target(of: path) else { throw .noSuchObject() }
         guard let collection = registry.collection(named: name) else { throw .noSuchObject() }
-        guard let item = try withVault(collection, { vault throws(CofferError) in try vault.storedItem(atRowKey: rowKey) }) else {
+        guard let found = try withVault(collection, { vault throws(CofferError) in try vault.storedItemWithAccess(atRowKey: rowKey) }) else {
             throw .noSuchObject()
         }
-        return (collection, rowKey, item)
+        return (collection, rowKey, found.item, found.access)
     }
 
     /// The paths of the collection's items whose attributes include `attributes` (all of them
@@ -234,7 +242,8 @@ final class SecretServiceObjects: ObjectTree {
     func announceLockState(of collections: [ServedCollection]) {
         for collection in collections {
             var changed: [String: Variant] = [:]
-            for name in ["Locked", "Items"] { changed[name] = try? collectionProperty(name, at: collection.path) }
+            // Sent to every connection: `Items` lists what a caller that could not be told sees.
+            for name in ["Locked", "Items"] { changed[name] = try? collectionProperty(name, at: collection.path, connection: nil, caller: nil) }
             propertiesChanged(of: .collection, at: collection.path, changed: changed)
         }
     }

@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgent
 import Foundation
 
 /// `org.freedesktop.Secret.Service` at `/org/freedesktop/secrets`.
@@ -12,14 +13,14 @@ extension SecretServiceObjects {
         case "CreateCollection":
             return try createCollection(properties: try Self.properties(arguments.child(0)), alias: arguments.child(1).string, caller: call.sender)
         case "SearchItems":
-            let (unlocked, locked) = search(try Self.attributes(arguments.child(0)), caller: call.sender)
+            let (unlocked, locked) = search(try Self.attributes(arguments.child(0)), connection: call.sender, caller: call.caller)
             return [.objectPaths(unlocked), .objectPaths(locked)]
         case "Unlock":
-            return try unlock(arguments.child(0).objectPathList, caller: call.sender)
+            return try unlock(arguments.child(0).objectPathList, connection: call.sender, caller: call.caller)
         case "Lock":
             return [.objectPaths(lock(arguments.child(0).objectPathList)), .objectPath(ObjectPaths.none)]
         case "GetSecrets":
-            return [try secrets(of: arguments.child(0).objectPathList, session: arguments.child(1).string, caller: call.sender)]
+            return [try secrets(of: arguments.child(0).objectPathList, session: arguments.child(1).string, connection: call.sender, caller: call.caller)]
         case "ReadAlias":
             return [.objectPath(registry.collection(forAlias: arguments.child(0).string)?.path ?? ObjectPaths.none)]
         case "SetAlias":
@@ -68,24 +69,32 @@ extension SecretServiceObjects {
     /// vault's attribute index. A locked collection's items and attributes are encrypted, so it
     /// cannot say which match: with a prompter, its ``LockedMatch`` is listed as locked, so that
     /// libsecret calls `Unlock` on it; with none, nothing would unlock it, and nothing is listed.
-    private func search(_ attributes: [String: String], caller: String) -> (unlocked: [String], locked: [String]) {
+    /// Of an unlocked collection, the items the caller may not read now are listed as locked
+    /// (`confirm`), or not at all (`strict`).
+    private func search(_ attributes: [String: String], connection: String, caller: Caller?) -> (unlocked: [String], locked: [String]) {
         var unlocked: [String] = [], locked: [String] = []
         for collection in registry.all() {
-            if let found = try? itemPaths(in: collection, matching: attributes) {
-                unlocked += found
+            if let found = try? visibleItems(in: collection, matching: attributes, connection: connection, caller: caller) {
+                unlocked += found.readable
+                locked += found.locked
             } else if prompter != nil, registry.isLocked(collection) {
-                locked.append(lockedMatches.match(for: caller, in: collection, attributes: attributes).path)
+                locked.append(lockedMatches.match(for: connection, in: collection, attributes: attributes).path)
             }
         }
         return (unlocked, locked)
     }
 
     /// Unlocks what needs no passphrase now; for the rest, a prompt (whose `Prompt` runs the
-    /// prompter). Unknown objects are left out, as the specification allows.
-    private func unlock(_ objects: [String], caller: String) throws(DBusError) -> [Variant] {
+    /// prompter). Unknown objects are left out, as the specification allows. An item of an
+    /// unlocked collection that the caller may not read now gets a prompt that asks the person
+    /// (``runAccessPrompt(_:for:)``); in one call with a locked collection, such an item is left
+    /// out, and stays locked until unlocked again.
+    private func unlock(_ objects: [String], connection: String, caller identity: Caller?) throws(DBusError) -> [Variant] {
+        let caller = connection
         var unlocked: [String] = []
         var waiting: [PendingPrompt.Target] = []
         var needed: [ServedCollection] = []
+        var requests: [AccessRequest] = []
         for path in objects {
             let target: PendingPrompt.Target
             if let match = lockedMatches.match(at: path) {
@@ -98,11 +107,21 @@ extension SecretServiceObjects {
             let wasLocked = registry.isLocked(target.collection)
             if registry.unlockWithoutPrompt(target.collection) {
                 if wasLocked { announceLockState(of: [target.collection]) }
-                unlocked += unlockedPaths(of: target)
+                if let request = accessRequest(for: path, in: target.collection, connection: connection, caller: identity) {
+                    requests.append(request)
+                    continue
+                }
+                unlocked += unlockedPaths(of: target, for: connection)
             } else {
                 waiting.append(target)
                 if !needed.contains(target.collection) { needed.append(target.collection) }
             }
+        }
+        if needed.isEmpty, !requests.isEmpty {
+            let (prompt, evicted) = try prompts.add(owner: caller, collections: [], targets: [], alreadyUnlocked: unlocked)
+            prompt.accessRequests = requests
+            evicted.forEach(endEvicted)
+            return [.objectPaths(unlocked), .objectPath(prompt.path)]
         }
         guard !needed.isEmpty else { return [.objectPaths(unlocked), .objectPath(ObjectPaths.none)] }
         // A created collection opens with its key from the login collection: that one is asked for.
@@ -114,11 +133,15 @@ extension SecretServiceObjects {
     }
 
     /// What an unlock reports for an object whose collection is unlocked now: the object's path
-    /// as asked, or for a locked match the items its search finds.
-    func unlockedPaths(of target: PendingPrompt.Target) -> [String] {
+    /// as asked, or for a locked match the items its search finds that `connection` sees, those
+    /// it may read first (libsecret reads the first).
+    func unlockedPaths(of target: PendingPrompt.Target, for connection: String) -> [String] {
         switch target {
-        case .object(let path, _): [path]
-        case .match(let match): (try? itemPaths(in: match.collection, matching: match.attributes)) ?? []
+        case .object(let path, _):
+            return [path]
+        case .match(let match):
+            let found = try? visibleItems(in: match.collection, matching: match.attributes, connection: connection, caller: callers.caller(of: connection))
+            return (found?.readable ?? []) + (found?.locked ?? [])
         }
     }
 
@@ -150,13 +173,20 @@ extension SecretServiceObjects {
         }
     }
 
-    /// `a{o(oayays)}`: the secret of every item named that exists and is unlocked.
-    private func secrets(of items: [String], session path: String, caller: String) throws(DBusError) -> Variant {
-        let session = try sessions.session(at: path, for: caller)
+    /// `a{o(oayays)}`: the secret of every item named that exists, is unlocked and that the
+    /// caller may read (each decision logged); the others are left out, as gnome-keyring leaves
+    /// out locked items.
+    private func secrets(of items: [String], session path: String, connection: String, caller: Caller?) throws(DBusError) -> Variant {
+        let session = try sessions.session(at: path, for: connection)
         var entries: [Variant] = []
         for itemPath in items {
             guard var found = try? item(at: itemPath) else { continue }
             defer { found.item.secret.wipe() }
+            let admitted = try withVault(found.collection) { vault throws(CofferError) in
+                try admit(.read, item: found.item.attributes.id, access: found.access, at: found.rowKey, in: found.collection, vault: vault,
+                          connection: connection, caller: caller)
+            }
+            guard admitted else { continue }
             let secret = session.encode(found.item.secret, contentType: ItemMapping.servedContentType(of: found.item.attributes))
             entries.append(.dictionaryEntry(.objectPath(itemPath), secret))
         }

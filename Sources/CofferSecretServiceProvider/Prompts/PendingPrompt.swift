@@ -31,6 +31,8 @@ final class PendingPrompt {
     let alreadyUnlocked: [String]
     /// Set while the prompter runs, so `Dismiss` can end it.
     var run: PrompterCommand.Run?
+    /// Other programs' items to ask the person about (an `Unlock` of items alone).
+    var accessRequests: [AccessRequest] = []
 
     init(path: String, owner: String, collections: [ServedCollection], targets: [Target], alreadyUnlocked: [String]) {
         self.path = path

@@ -209,6 +209,7 @@ final class PinentryPrompterCommandTests: CLITestCase {
         }
         let bus = try PrivateBus()
         try initVaultWithItem()
+        try openAccessPolicy()
         let terminal = try TmuxTerminal(folder: folder, script: "exec sleep 600")
         let prompter = [BuiltProducts.executable("coffer").path, "prompter", "pinentry", "--program", program, "--tty", try terminal.device()]
             .map(Self.quoted).joined(separator: " ")

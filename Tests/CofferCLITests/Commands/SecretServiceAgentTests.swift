@@ -25,6 +25,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testTheAgentServesTheDefaultVault() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         XCTAssertEqual(try coffer(["set", "cli.example", "ada"], stdin: Data("from cli".utf8)).status, 0)
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(start.status, 0, start.stderrText)
@@ -80,6 +81,7 @@ final class SecretServiceAgentTests: CLITestCase {
 
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
         defer { stopAgent() }
         XCTAssertEqual(try coffer(["unlock"]).status, 0)
@@ -110,6 +112,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testAVaultHeldFromTheStartIsServedAndThePrompterUnlocksItAfterALock() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         XCTAssertEqual(try coffer(["set", "held.example", "ada"], stdin: Data("held".utf8)).status, 0)
         let key = folder.file("vault.key")
         XCTAssertEqual(try coffer(["slots", "add", "--add-keyfile", key.path]).status, 0)
@@ -141,6 +144,7 @@ final class SecretServiceAgentTests: CLITestCase {
         let bus = try PrivateBus()
         try GnomeKeyring.start(on: bus, home: folder.file("keyring-home"))
         try initVault()
+        try openAccessPolicy()
         let start = try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
         XCTAssertEqual(start.exitStatus, .unavailable, start.stderrText)
         XCTAssertTrue(start.stderrText.contains("gnome-keyring-d"), start.stderrText)
@@ -166,6 +170,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testReplaceTakesTheNameOnlyFromAnOwnerThatAllowsIt() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         let holder = try ChildProcess.start("/usr/bin/python3", ["-c", Self.nameHolder], environment: bus.clientEnvironment, inputs: [0: nil])
         defer { holder.stop() }
         XCTAssertEqual(try holder.firstLine(timeout: .seconds(30)), "1", "the holder owns the name: \(holder.stop()?.stderrText ?? "")")
@@ -208,6 +213,7 @@ final class SecretServiceAgentTests: CLITestCase {
 
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
         defer { stopAgent() }
         guard case let pid? = try agentPID() else { return XCTFail("no agent") }
@@ -224,6 +230,7 @@ final class SecretServiceAgentTests: CLITestCase {
             throw MissingPrerequisite.error("dbus-run-session is missing (Debian: dbus-bin)")
         }
         try initVault()
+        try openAccessPolicy()
         let coffer = BuiltProducts.executable("coffer").path
         // dbus-run-session ends its bus when its command ends; the agent went to the background.
         let marker = UUID().uuidString
@@ -260,6 +267,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testAnAgentHoldingVaultsGoesOnWithoutItsBus() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         XCTAssertEqual(try coffer(["agent", "start", "--secret-service"], environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address]).status, 0)
         defer { stopAgent() }
         let serving = try coffer(["agent", "status"])
@@ -325,6 +333,7 @@ final class SecretServiceAgentTests: CLITestCase {
             .write(to: services.appendingPathComponent("org.freedesktop.secrets.service"), atomically: false, encoding: .utf8)
         let bus = try PrivateBus(serviceFolder: services)
         try initVault()
+        try openAccessPolicy()
         defer { stopAgent() }
 
         XCTAssertNotEqual(try secretTool(bus, ["lookup", "service", "s", "username", "u"]).status, 0, "activated, and locked")
@@ -342,6 +351,7 @@ final class SecretServiceAgentTests: CLITestCase {
     /// Before, `autolaunch:` ran `dbus-launch`, and another user's bus was served.
     func testABusThatIsNotTheUsersOwnIsRefused() throws {
         try initVault()
+        try openAccessPolicy()
         let mark = folder.file("ran")
         let bin = folder.file("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: false)
@@ -378,6 +388,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testAHugeSearchIsRefusedAndItsMemoryGivenBack() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         let agent = try ChildProcess.start(
             BuiltProducts.executable("coffer").path, ["agent", "start", "--foreground", "--secret-service"],
             environment: baseEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": bus.address]) { $1 })
@@ -447,6 +458,7 @@ final class SecretServiceAgentTests: CLITestCase {
     func testAHeldVaultsNameReachesThePrompterEscaped() throws {
         let bus = try PrivateBus()
         try initVault()
+        try openAccessPolicy()
         let odd = folder.file("odd\u{1B}[31m\nname.vault")
         XCTAssertEqual(try coffer(["--vault", odd.path, "init", "--kdf", "interactive"]).status, 0)
         let told = folder.file("prompter-environment")

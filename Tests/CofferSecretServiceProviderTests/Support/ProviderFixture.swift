@@ -26,8 +26,11 @@ final class ProviderFixture {
     /// `unlocked`: whether the agent holds the login vault at start. `users`: who may connect to
     /// the bus. `beforeStart` runs once the login vault exists, before the provider starts (to lay
     /// out what it should find). `onInterruption`: told when the provider stops serving.
+    /// `policy`: the login vault's access policy; `open` (every program reads every item, as
+    /// before per-application access) for the tests of the protocol itself, where one program
+    /// stores what another reads.
     init(
-        prompter: String? = nil, prompterTimeout: Duration = .seconds(20), unlocked: Bool = true,
+        prompter: String? = nil, prompterTimeout: Duration = .seconds(20), unlocked: Bool = true, policy: AccessPolicy = .open,
         users: PrivateBus.Users = PrivateBus.Users(), beforeStart: (ProviderFixture.Layout) throws -> Void = { _ in },
         onInterruption: @escaping @Sendable (SecretServiceProvider.Interruption) -> Void = { _ in }
     ) throws {
@@ -36,6 +39,7 @@ final class ProviderFixture {
         login = try Vault.create(
             at: loginURL, with: .passphrase(Self.loginPassphrase),
             configuration: Vault.Configuration(passphraseCost: PassphraseCost(operations: 1, memoryBytes: 64 * 1024)))
+        try login.setAccessPolicy(policy)
         try beforeStart(Layout(loginURL: loginURL, login: login))
         if unlocked { vaults.hold(login, at: CollectionRegistry.realPath(loginURL.path), for: 3600) }
         var configuration = SecretServiceProvider.Configuration(loginVault: loginURL, prompter: prompter.map { PrompterCommand(command: $0, timeout: prompterTimeout) })
