@@ -107,9 +107,9 @@ package struct AccessGate: Sendable {
     private func ask(program: Program?, item: ItemAttributes, vaultPath: String, cancellation: PrompterCommand.Run?) -> AccessAnswer {
         guard let prompter else { return .deny(.noPrompter) }
         let question = AccessQuestion(
-            program: Self.name(of: program),
+            program: program.map { Program.printable($0.executablePath) } ?? Self.name(of: nil),
             item: AccessQuestion.itemName(label: item.label, service: item.id.service, account: item.id.account),
-            vault: vaultPath)
+            vault: vaultPath, programDescription: Self.name(of: program))
         let answer = prompter.ask(access: question, run: cancellation)
         // A program that cannot be told cannot be put on a list: `always` counts as `once`.
         if program == nil, answer == .always { return .once }

@@ -7,15 +7,20 @@ import CofferBase
 /// a line break, an escape sequence or a bidirectional control in a label or a path shows as
 /// `\n`, `\x1b` or `\u{202e}`, so it cannot forge a line or reorder what the person reads.
 package struct AccessQuestion: Sendable, Equatable {
-    /// The program that asks: its executable's path (the caller's identity names it).
+    /// The program that asks: its executable's path (the caller's identity names it), in
+    /// `COFFER_PROMPT_PROGRAM`.
     package var program: String
+    /// How the question's text names the program: its path, and its script, sandbox, service
+    /// and pins (``Program/description``); the path alone when `nil`.
+    package var programDescription: String?
     /// The item it asks for: its label, or its service and account (``itemName(label:service:account:)``).
     package var item: String
     /// The vault's path.
     package var vault: String
 
-    package init(program: String, item: String, vault: String) {
+    package init(program: String, item: String, vault: String, programDescription: String? = nil) {
         self.program = program
+        self.programDescription = programDescription
         self.item = item
         self.vault = vault
     }
@@ -30,7 +35,7 @@ package struct AccessQuestion: Sendable, Equatable {
     package var text: String {
         """
         A program asks to read an item of your Coffer vault.
-        Program: \(TerminalText.escaped(program))
+        Program: \(TerminalText.escaped(programDescription ?? program))
         Item: \(TerminalText.escaped(item))
         Vault: \(TerminalText.escaped(vault))
         """
@@ -40,7 +45,7 @@ package struct AccessQuestion: Sendable, Equatable {
     /// prompter), asked once the first was answered "allow".
     package var alwaysText: String {
         """
-        Always allow \(TerminalText.escaped(program)) to read \(TerminalText.escaped(item)), without asking again?
+        Always allow \(TerminalText.escaped(programDescription ?? program)) to read \(TerminalText.escaped(item)), without asking again?
         Coffer then adds the program to the item's access list.
         """
     }

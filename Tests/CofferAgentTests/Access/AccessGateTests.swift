@@ -74,6 +74,22 @@ final class AccessGateTests: XCTestCase {
         XCTAssertTrue(try vault.auditLog().allSatisfy { $0.item == id && $0.frontDoor == .agent && $0.action == .read })
     }
 
+    /// The prompter is told the program's executable path alone in `COFFER_PROMPT_PROGRAM`
+    /// (docs/prompts.md), and the text it shows names the script and pins too, so the person
+    /// can tell two scripts of one interpreter apart.
+    func testThePrompterGetsThePathAndTheTextTheWholeProgram() throws {
+        let vault = try vault(.confirm)
+        let seen = folder.file("seen")
+        let pinned = try Program(
+            executablePath: Array("/usr/bin/python3".utf8), executableDigest: Array(repeating: 0xAB, count: 32), executablePinned: true,
+            script: Array("/home/u/other.py".utf8))
+        let prompter = "printf '%s\\n%s' \"$COFFER_PROMPT_PROGRAM\" \"$COFFER_PROMPT\" > '\(seen.path)'; echo deny"
+        XCTAssertThrowsError(try gate(prompter).authorize(.read, item: id, in: vault, at: "/v", by: pinned))
+        let lines = try String(contentsOf: seen, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "/usr/bin/python3")
+        XCTAssertTrue(lines.contains("Program: /usr/bin/python3 running /home/u/other.py (pinned: executable sha256 abababababab…)"), "\(lines)")
+    }
+
     /// `strict` refuses without running the prompter; `open` lets anyone through without it.
     /// Both decisions are logged.
     func testStrictNeverAsksAndOpenNeverAsks() throws {

@@ -70,9 +70,8 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertEqual(denied.stdoutText, "", "deny: no secret")
         XCTAssertEqual(prompter.questions.count, 1)
         let question = try XCTUnwrap(prompter.questions.first)
-        // The program as AccessGate names it: its path, then what it pins (``Program/description``).
-        XCTAssertTrue(question.hasPrefix("access|\(Self.secretTool.string)"), question)
-        XCTAssertTrue(question.hasSuffix("|Password for 'ada' on 'mail.example'"), question)
+        // COFFER_PROMPT_PROGRAM is the executable's path alone (docs/prompts.md; issue 26.5).
+        XCTAssertEqual(question, "access|\(Self.secretTool.string)|Password for 'ada' on 'mail.example'")
         XCTAssertEqual(try fixture.login.auditLog(limit: 1).first?.decision, .denied)
 
         try prompter.answer("once")
