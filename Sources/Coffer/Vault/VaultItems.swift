@@ -76,7 +76,7 @@ extension Vault: CredentialStore {
 
     /// What the live item at `rowKey` keeps when it is rewritten; `nil` when there is none, or
     /// its record does not open (it is then replaced as if new).
-    private func liveKept(at rowKey: [UInt8], now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
+    func liveKept(at rowKey: [UInt8], now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
         guard let previous = try Self.record(at: rowKey, connection), var plaintext = openSealed(previous, rowKey: rowKey, keys) else {
             return nil
         }
