@@ -67,7 +67,7 @@ package enum KeptAgentConnection {
                 kept = nil
                 return nil
             }
-            do {
+            do throws(AgentSocket.Unreachable) {
                 return try exchange(request, over: current.descriptor, timeout: timeout)
             } catch {
                 Glibc.close(current.descriptor)
