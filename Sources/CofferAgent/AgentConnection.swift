@@ -36,7 +36,8 @@ final class AgentConnection {
     /// When the last byte of the request came (or the connection was accepted, or its last reply sent).
     var lastHeard: ContinuousClock.Instant
     var state = State.reading
-    let request = IncomingFrame()
+    /// The request arriving; a new frame for each request of a kept connection.
+    var request = IncomingFrame()
 
     init(id: UInt64, descriptor: Int32, peer: PeerProcess?, at now: ContinuousClock.Instant) {
         self.id = id

@@ -150,6 +150,7 @@ final class AgentConnectionLoop {
             return
         }
         connection.state = .waiting
+        connection.request = IncomingFrame()
         connection.lastHeard = .now
     }
 

@@ -297,19 +297,6 @@ final class AgentServerTests: XCTestCase {
         XCTAssertFalse(KeptAgentConnection.open(path: folder.file("none.sock").path, timeout: .seconds(1)), "no agent, nothing kept")
     }
 
-    /// A kept connection never takes a descriptor number the command line names (a closed one,
-    /// read later as a passphrase): it moves above them.
-    func testAKeptConnectionAvoidsReservedDescriptors() throws {
-        try startServer()
-        defer { KeptAgentConnection.close() }
-        let probe = dup(0)
-        close(probe)  // the lowest free number, the one a new socket would take
-        XCTAssertTrue(KeptAgentConnection.open(path: socketPath, timeout: .seconds(5), reserved: [probe, probe + 5]))
-        var info = stat()
-        XCTAssertNotEqual(fstat(probe, &info), 0, "the reserved number stays closed")
-        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }
-    }
-
     // MARK: - The client
 
     /// A client checks the socket's folder once connected, before it sends anything: here one

@@ -49,9 +49,12 @@ final class AgentAccessTests: CLITestCase {
         XCTAssertEqual(stored.status, 0, stored.stderrText)
     }
 
-    /// The programs the prompter was asked about, in order.
+    /// The programs the prompter was asked about, in order: each executable's path, without
+    /// the pin the prompt's text adds.
     private var asked: [String] {
-        ((try? String(contentsOf: prompts, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        ((try? String(contentsOf: prompts, encoding: .utf8)) ?? "").split(separator: "\n").map { line in
+            String(line.split(separator: " (pinned", maxSplits: 1, omittingEmptySubsequences: false)[0])
+        }
     }
 
     private func openVault() throws -> Vault {
@@ -152,7 +155,7 @@ final class AgentAccessTests: CLITestCase {
             let get = try self.coffer(["get", service, "ada"], environment: environment)
             XCTAssertEqual(get.exitStatus, .accessDenied, get.stderrText)
             XCTAssertEqual(get.stdout, Data())
-            XCTAssertEqual(get.stderrText, "coffer: \(CofferError.accessDenied(program: coffer).description)\n")
+            assertRefusal(get.stderrText, "coffer: ", program: coffer)
         }
         XCTAssertEqual(try log("ada").map(\.program).last, coffer, "the agent knew coffer for itself")
         let list = try self.coffer(["list"], environment: noCredential)
@@ -168,7 +171,7 @@ final class AgentAccessTests: CLITestCase {
         try store(helper, "ada", "s3cret")
         let confirmed = try onTerminal([["Passphrase: ", passphrase]], ["get", service, "ada"])
         XCTAssertEqual(confirmed.status, 0, confirmed.stdoutText)
-        XCTAssertTrue(confirmed.stdoutText.contains("keeps \(realPath(BuiltProducts.executable("coffer").path)) from this item"), confirmed.stdoutText)
+        XCTAssertTrue(confirmed.stdoutText.contains("The vault's access policy keeps \(realPath(BuiltProducts.executable("coffer").path))"), confirmed.stdoutText)
         XCTAssertTrue(confirmed.stdoutText.contains("s3cret"), confirmed.stdoutText)
         XCTAssertFalse(confirmed.stdoutText.contains(passphrase), "no echo")
         let cli = try openVault().auditLog().first

@@ -1,4 +1,5 @@
 import Coffer
+import CofferCommandLine
 import CofferTestSupport
 import Foundation
 import XCTest
@@ -50,5 +51,20 @@ final class OwnToolsIdentityTests: CLITestCase {
         let get = try run(["get", "mail", "ada"], passphrase: false)
         XCTAssertEqual(get.status, 0, get.stderrText)
         XCTAssertEqual(get.stdoutText, "s3cret")
+    }
+
+    /// The connection a command keeps to the agent never takes a descriptor number its command
+    /// line names: with descriptor 3 closed, `--passphrase-fd 3` is "not open", as without an
+    /// agent, and never reads the agent's socket (which a new socket would be given as the
+    /// lowest free number).
+    func testTheKeptConnectionNeverTakesADescriptorTheCommandLineNames() throws {
+        try initVault()
+        XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("first".utf8)).status, 0)
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        assertFailure(
+            try shell(#"unset COFFER_PASSPHRASE; "$COFFER" --passphrase-fd 3 get mail ada 3<&-"#), status: .usage,
+            message: "file descriptor 3 is not open")
+        XCTAssertEqual(try shell(#"unset COFFER_PASSPHRASE; "$COFFER" get mail ada 3<&-"#).stdoutText, "first", "served by the agent")
     }
 }
