@@ -14,7 +14,7 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
         version: CofferVersion.current,
         subcommands: [
             Init.self, SetCommand.self, Get.self, Delete.self, List.self,
-            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self,
+            Passwd.self, Slots.self, RotateKey.self, Check.self, Doctor.self, Import.self, Backup.self, AccessCommand.self,
             AgentCommand.self, UnlockCommand.self, LockCommand.self, PrompterCommandGroup.self,
         ] + ForwardStubs.all)
 

@@ -53,7 +53,8 @@ final class SecretServiceCLITests: XCTestCase {
         XCTAssertEqual(missing.stderrText, "coffer: item not found\n")
     }
 
-    /// `init --secret-service-slot` makes a vault that then opens with no passphrase; doctor shows it all.
+    /// `init --secret-service-slot` makes a vault that then opens with no passphrase; doctor shows it all,
+    /// and warns that per-application access cannot hold, since every program of the user can read the slot's key.
     func testInitWithASecretServiceSlotOpensWithoutAPassphrase() throws {
         let created = try coffer(["init", "--kdf", "interactive", "--passphrase-fd", "0", "--secret-service-slot"], stdin: "pw")
         XCTAssertEqual(created.status, 0, created.stderrText)
@@ -68,7 +69,9 @@ final class SecretServiceCLITests: XCTestCase {
         let doctor = try coffer(["doctor"])
         XCTAssertEqual(doctor.status, 0, doctor.stderrText)
         for expected in ["libsodium: \(LibraryVersions.libsodium)", "secret service: available", "vault: \(vaultPath)",
-                         "file mode: 600", "folder mode: 700", "permissions: ok", "secret-service\t-"] {
+                         "file mode: 600", "folder mode: 700", "permissions: ok", "secret-service\t-",
+                         "  warning: slot 2 keeps the vault key in the Secret Service, where every program of yours can read it: "
+                             + "per-application access cannot hold (docs/security.md)\n"] {
             XCTAssertTrue(doctor.stdoutText.contains(expected), "doctor lacks \(expected):\n\(doctor.stdoutText)")
         }
     }

@@ -9,9 +9,9 @@ import XCTest
 /// failing one, a wrong passphrase three times or `Dismiss` complete it dismissed, at once, and
 /// the collection stays locked. A jeepney client drives it (Fixtures/prompt_client.py).
 final class PromptTests: XCTestCase {
-    private func run(_ mode: String, prompter: String?) throws -> [String: Any] {
+    private func run(_ mode: String, _ arguments: [String] = [], prompter: String?) throws -> [String: Any] {
         let fixture = try ProviderFixture(prompter: prompter)
-        let output = try fixture.python([ProviderFixture.fixtures.appendingPathComponent("prompt_client.py").path, mode])
+        let output = try fixture.python([ProviderFixture.fixtures.appendingPathComponent("prompt_client.py").path, mode] + arguments)
         XCTAssertEqual(output.status, 0, output.stderrText)
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], output.stdoutText)
     }
@@ -34,6 +34,31 @@ final class PromptTests: XCTestCase {
         let (dismissed, result) = try completed(report)
         XCTAssertEqual(dismissed, false)
         XCTAssertEqual(result, ["/org/freedesktop/secrets/collection/login"])
+        XCTAssertEqual(report["locked_after"] as? Bool, false)
+    }
+
+    /// One prompter at a time: four clients each `Unlock` the locked login collection and
+    /// `Prompt` before any prompt completes. The prompts wait their turn, so no two prompters
+    /// ever run together, and the prompter runs once: the prompts after the first find the
+    /// collection unlocked and complete without asking. Every prompt completes undismissed with
+    /// the login collection. (A regression: each `Prompt` started its own prompter at once, so
+    /// the user was asked four times, with four dialogs open together.)
+    func testPromptsTakeTurnsAndSkipWhatIsAlreadyUnlocked() throws {
+        let folder = TemporaryFolder()
+        let runs = folder.file("runs"), overlaps = folder.file("overlaps"), busy = folder.file("busy")
+        let prompter = """
+            mkdir '\(busy.path)' 2>/dev/null || printf x >> '\(overlaps.path)'; printf x >> '\(runs.path)'; \
+            sleep 0.3; rmdir '\(busy.path)' 2>/dev/null; \(rightPassphrase)
+            """
+        let report = try run("concurrent", ["4"], prompter: prompter)
+        let completed = try XCTUnwrap(report["completed"] as? [[String: Any]])
+        XCTAssertEqual(completed.count, 4)
+        for outcome in completed {
+            XCTAssertEqual(outcome["dismissed"] as? Bool, false)
+            XCTAssertEqual(outcome["result"] as? [String], ["/org/freedesktop/secrets/collection/login"])
+        }
+        XCTAssertEqual((try? Data(contentsOf: runs))?.count, 1, "the prompter ran once")
+        XCTAssertNil(try? Data(contentsOf: overlaps), "no two prompters ran together")
         XCTAssertEqual(report["locked_after"] as? Bool, false)
     }
 

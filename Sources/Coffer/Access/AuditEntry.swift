@@ -67,6 +67,9 @@ package struct AuditEntry: Hashable, Sendable {
         package static let always = Decision(rawValue: "always")
         /// Allowed: the vault's policy is open.
         package static let open = Decision(rawValue: "open")
+        /// Done by whoever opened the vault with one of its credentials (a passphrase, a key
+        /// file, a slot): a grant, revoke or policy change through `coffer access` or `coffer set --allow`.
+        package static let credential = Decision(rawValue: "credential")
         /// Refused, by the user or by the policy.
         package static let denied = Decision(rawValue: "denied")
         /// Refused: nobody could be asked.

@@ -14,7 +14,7 @@ extension Program {
     private static let currentProgram: Program? = {
         guard let path = readLink("/proc/self/exe") else { return nil }
         guard PinRule.userCanModify(path, uid: geteuid()) else { return try? Program(executablePath: path) }
-        guard let digest = fileDigest("/proc/self/exe") else { return nil }
+        guard let digest = SHA256Hasher.digest(ofFileAt: "/proc/self/exe") else { return nil }
         return try? Program(executablePath: path, executableDigest: digest, executablePinned: true)
     }()
 
@@ -24,22 +24,5 @@ extension Program {
         let count = buffer.withUnsafeMutableBytes { readlink(path, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
         guard count > 0, count < buffer.count else { return nil }
         return Array(buffer[..<count])
-    }
-
-    /// The SHA-256 of the file at `path`, or `nil` when it cannot be read.
-    private static func fileDigest(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var hasher = SHA256Hasher()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-        }
-        return hasher.finish()
     }
 }

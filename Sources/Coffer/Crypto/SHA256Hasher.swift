@@ -1,4 +1,5 @@
 import CSodium
+import Glibc
 
 /// SHA-256 over a stream of bytes (libsodium's `crypto_hash_sha256`): what identifies a
 /// program's executable and script files (``Program``).
@@ -27,6 +28,26 @@ package struct SHA256Hasher {
     package static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var hasher = SHA256Hasher()
         bytes.withUnsafeBytes { hasher.update($0) }
+        return hasher.finish()
+    }
+
+    /// The digest of the regular file at `path` (a symbolic link is followed), read whole; `nil`
+    /// when it is not a regular file or cannot be read.
+    package static func digest(ofFileAt path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        var hasher = SHA256Hasher()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { return nil }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
         return hasher.finish()
     }
 }

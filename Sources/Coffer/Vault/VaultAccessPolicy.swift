@@ -14,6 +14,15 @@ extension Vault {
         }
     }
 
+    /// The policy as far as it shows without the vault key: ``AccessPolicy/open`` for a vault
+    /// from before format version 3, which keeps none; `nil` for one whose policy is sealed.
+    /// Works on a locked vault (`coffer doctor`).
+    package func accessPolicyWhileLocked() throws(CofferError) -> AccessPolicy? {
+        try withConnection { connection throws(CofferError) in
+            try Self.formatVersion(connection) >= VaultFormat.accessVersion ? nil : .open
+        }
+    }
+
     /// Sets the vault's access policy in one durable transaction, migrating an older vault to
     /// format version 3 first. Works whatever the stored policy was, even one that does not open.
     package func setAccessPolicy(_ policy: AccessPolicy) throws(CofferError) {

@@ -21,6 +21,32 @@ extension Vault {
         try set([(id, secret, options)], owner: owner)
     }
 
+    /// Creates or replaces an item as ``set(_:for:options:owner:)`` does, and adds `programs` to
+    /// its access list as ``grant(_:to:)`` does, all in one durable transaction (`coffer set
+    /// --allow`, like `security add-generic-password -T` on macOS). Returns the programs that
+    /// changed the list (new, or with another pin). Throws ``CofferError/invalidArgument(reason:)``
+    /// when the list would exceed ``ItemAccess/maxAllowed`` programs, and writes nothing then.
+    @discardableResult
+    package func set(
+        _ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions(), owner: Program?, allowing programs: [Program]
+    ) throws(CofferError) -> [Program] {
+        try Self.check(secret, for: id, options: options)
+        let now = configuration.now()
+        return try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                let kept = try liveKept(at: keys.rowKey(for: id), now: now, connection, keys)
+                var access = kept?.access ?? ItemAccess(owner: owner)
+                let added = programs.filter { access.insert($0) }
+                try Self.checkLimit(of: access)
+                try upsert(
+                    secret, for: id, options: options, now: now, owner: owner, keeping: Kept(created: kept?.created ?? now, access: access),
+                    connection, keys)
+                return added
+            }
+        }
+    }
+
     /// Allows `program` to read the item besides its owner, in one durable transaction. An entry
     /// for the same program (the same executable, script, app and unit) is replaced, so a grant
     /// with a pin replaces one without. Returns whether the access list changed.
@@ -32,9 +58,7 @@ extension Vault {
     package func grant(_ program: Program, to id: ItemID) throws(CofferError) -> Bool {
         return try changeAccess(of: id) { access throws(CofferError) in
             guard access.insert(program) else { return false }
-            guard access.allowed.count <= ItemAccess.maxAllowed else {
-                throw .invalidArgument(reason: "an item's access list holds at most \(ItemAccess.maxAllowed) programs")
-            }
+            try Self.checkLimit(of: access)
             return true
         }
     }
@@ -45,6 +69,13 @@ extension Vault {
     @discardableResult
     package func revoke(_ program: Program, from id: ItemID) throws(CofferError) -> Bool {
         try changeAccess(of: id) { access in access.remove(program) > 0 }
+    }
+
+    /// Throws ``CofferError/invalidArgument(reason:)`` when `access` lists more than ``ItemAccess/maxAllowed`` programs.
+    private static func checkLimit(of access: ItemAccess) throws(CofferError) {
+        guard access.allowed.count <= ItemAccess.maxAllowed else {
+            throw .invalidArgument(reason: "an item's access list holds at most \(ItemAccess.maxAllowed) programs")
+        }
     }
 
     /// Rewrites the item's record with the access `change` makes, when it says it made one. The

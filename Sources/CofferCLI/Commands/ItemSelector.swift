@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferBase
 import CofferCommandLine
 
 /// SERVICE and ACCOUNT, naming one item.
@@ -12,6 +13,11 @@ struct ItemSelector: ParsableArguments {
 
     @Flag(help: "The item is an internet password: SERVICE names a server.")
     var internet = false
+
+    /// SERVICE and ACCOUNT as the text output names the item, escaped (``TerminalText``).
+    var escapedName: String {
+        TerminalText.escaped(service) + " " + TerminalText.escaped(account)
+    }
 
     var id: ItemID {
         internet ? .internetPassword(server: service, account: account) : .genericPassword(service: service, account: account)

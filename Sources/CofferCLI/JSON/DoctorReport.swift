@@ -15,6 +15,11 @@ struct DoctorReport: Encodable {
         let slots: [SlotSummary]?
         /// Why the vault does not open, when it does not.
         let problem: String?
+        /// The access policy: known without a credential for a vault from before access lists
+        /// (open), else read when a credential is given; left out when it cannot be told.
+        let policy: String?
+        /// What keeps per-application access from holding (docs/security.md).
+        let warnings: [String]?
     }
 
     let libsodium: String
@@ -22,7 +27,9 @@ struct DoctorReport: Encodable {
     let secretService: String
     let vault: VaultReport
 
-    init(vault url: URL, secretServiceTimeout: Duration) throws {
+    /// `keyFile`: the key file named on the command line, if any. `unlock`: unlocks the vault
+    /// with the credential given, when one is (doctor asks nobody).
+    init(vault url: URL, secretServiceTimeout: Duration, keyFile: URL?, unlock: ((Vault) throws -> Void)?) throws {
         libsodium = LibraryVersions.libsodium
         libsecret = LibraryVersions.libsecret
         do {
@@ -31,19 +38,32 @@ struct DoctorReport: Encodable {
             secretService = "unusable (\(error))"
         }
         guard FileManager.default.fileExists(atPath: url.path) else {
-            vault = VaultReport(path: url.path, exists: false, fileMode: nil, folderMode: nil, id: nil, slots: nil, problem: nil)
+            vault = VaultReport(
+                path: url.path, exists: false, fileMode: nil, folderMode: nil, id: nil, slots: nil, problem: nil, policy: nil, warnings: nil)
             return
         }
         let fileMode = Self.mode(of: url.path), folderMode = Self.mode(of: url.deletingLastPathComponent().path)
         do {
             let opened = try Vault.open(at: url)
+            let slots = try opened.keySlots()
+            let policy = try Self.policy(of: opened, unlock: unlock)
             vault = VaultReport(
                 path: url.path, exists: true, fileMode: fileMode, folderMode: folderMode, id: opened.id,
-                slots: try opened.keySlots().map(SlotSummary.init), problem: nil)
+                slots: slots.map(SlotSummary.init), problem: nil, policy: policy?.rawValue,
+                warnings: AccessWarnings.warnings(policy: policy, slots: slots, keyFile: keyFile))
         } catch {
             vault = VaultReport(
-                path: url.path, exists: true, fileMode: fileMode, folderMode: folderMode, id: nil, slots: nil, problem: String(describing: error))
+                path: url.path, exists: true, fileMode: fileMode, folderMode: folderMode, id: nil, slots: nil, problem: String(describing: error),
+                policy: nil, warnings: nil)
         }
+    }
+
+    /// The policy, when a vault from before access lists tells it without a key, or `unlock`
+    /// opens the vault; `nil` otherwise (a wrong credential is no problem of the vault's).
+    private static func policy(of vault: Vault, unlock: ((Vault) throws -> Void)?) throws -> AccessPolicy? {
+        if let policy = try vault.accessPolicyWhileLocked() { return policy }
+        guard let unlock, (try? unlock(vault)) != nil else { return nil }
+        return try vault.accessPolicy()
     }
 
     /// The text `coffer doctor` prints: names escaped (TerminalText).
@@ -55,7 +75,9 @@ struct DoctorReport: Encodable {
         lines.append("  folder mode: \(vault.folderMode ?? "unknown")")
         if let problem = vault.problem { return lines + ["  problem: \(TerminalText.escaped(problem))"] }
         lines += ["  permissions: ok", "  id: \(vault.id ?? "")", "  slots:"]
-        return lines + (vault.slots ?? []).map { "    " + Slots.line(for: $0) }
+        lines += (vault.slots ?? []).map { "    " + Slots.line(for: $0) }
+        lines.append("  access policy: " + (vault.policy ?? "unknown (the vault is locked: give its passphrase or key file to read it)"))
+        return lines + (vault.warnings ?? []).map { "  warning: " + TerminalText.escaped($0) }
     }
 
     private static func mode(of path: String) -> String? {

@@ -22,13 +22,9 @@ extension SecretServiceObjects {
                 loop.perform { objects in objects.finishPrompt(path, opened: [], dismissed: true) }
                 return []
             }
-            let run = PrompterCommand.Run()
-            prompt.run = run
-            let collections = prompt.collections.filter { $0.kind != .created }
-            let loginURL = registry.loginVaultURL
-            DispatchQueue.global().async { [loop] in
-                let (opened, dismissed) = Self.askAndOpen(collections, prompter: prompter, run: run, loginURL: loginURL)
-                loop.perform { objects in objects.finishPrompt(path, opened: opened, dismissed: dismissed) }
+            prompt.run = PrompterCommand.Run()
+            prompterTurns.enqueue { [loop] done in
+                loop.perform { objects in objects.takeTurn(path, prompter: prompter, done: done) }
             }
             return []
         case "Dismiss":
@@ -37,6 +33,26 @@ extension SecretServiceObjects {
             return []
         default:
             throw .notSupported("no method \(call.method)")
+        }
+    }
+
+    /// On the main loop, when the prompt's turn comes: asks, off the loop, for the passphrase of
+    /// each of its collections still locked (another prompt may have unlocked them meanwhile),
+    /// then completes it and calls `done`. A prompt dismissed while it waited is skipped.
+    private func takeTurn(_ path: String, prompter: PrompterCommand, done: @escaping @Sendable () -> Void) {
+        guard let prompt = prompts.prompt(at: path), let run = prompt.run, !run.isCancelled else { return done() }
+        let collections = prompt.collections.filter { $0.kind != .created && registry.isLocked($0) }
+        guard !collections.isEmpty else {
+            finishPrompt(path, opened: [], dismissed: false)
+            return done()
+        }
+        let loginURL = registry.loginVaultURL
+        DispatchQueue.global().async { [loop] in
+            let (opened, dismissed) = Self.askAndOpen(collections, prompter: prompter, run: run, loginURL: loginURL)
+            loop.perform { objects in
+                objects.finishPrompt(path, opened: opened, dismissed: dismissed)
+                done()
+            }
         }
     }
 

@@ -15,6 +15,8 @@ final class SecretServiceObjects: ObjectTree {
     let peers: BusPeers
     let registry: CollectionRegistry
     let prompter: PrompterCommand?
+    /// Prompts run their prompter one at a time.
+    let prompterTurns = PrompterTurns()
     private(set) var export: ObjectExport!
     private var introspection: IntrospectionFilter?
     var sessions = SessionTable()

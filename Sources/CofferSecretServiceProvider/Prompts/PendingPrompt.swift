@@ -71,6 +71,9 @@ struct PromptTable {
         return prompt
     }
 
+    /// The prompt at `path`, whoever owns it; `nil` once it completed or was dismissed.
+    func prompt(at path: String) -> PendingPrompt? { prompts.value(at: path) }
+
     @discardableResult
     mutating func remove(_ path: String) -> PendingPrompt? { prompts.remove(path) }
 

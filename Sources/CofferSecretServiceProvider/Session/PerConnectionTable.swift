@@ -53,6 +53,9 @@ struct PerConnectionTable<Value> {
         return entry.value
     }
 
+    /// The object at `path`, whoever owns it.
+    func value(at path: String) -> Value? { entries[path]?.value }
+
     func contains(_ path: String) -> Bool { entries[path] != nil }
 
     @discardableResult

@@ -4,7 +4,7 @@ import Foundation
 import XCTest
 
 /// `coffer --help` lists every exit status of the table with its number and meaning, in order,
-/// and `coffer request --help` the ones its command gives.
+/// and `coffer request --help` and `coffer access --help` the ones their commands give.
 final class ExitStatusHelpTests: CLITestCase {
     func testTheHelpListsEveryExitStatusWithItsNumber() throws {
         let help = try coffer(["--help"])
@@ -21,6 +21,15 @@ final class ExitStatusHelpTests: CLITestCase {
         XCTAssertEqual(help.status, 0, help.stderrText)
         let listed = Self.statuses(in: help.stdoutText).map(\.number)
         XCTAssertEqual(listed, [ExitStatus.ok, .loginNeeded, .httpError, .challengeFailed, .blocked, .challengeCancelled, .timedOut].map(\.rawValue))
+    }
+
+    /// `coffer access --help` lists the statuses its subcommands give.
+    func testTheAccessHelpListsItsOwnStatuses() throws {
+        let help = try coffer(["access", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderrText)
+        XCTAssertEqual(
+            Self.statuses(in: help.stdoutText).map(\.number),
+            [ExitStatus.ok, .notFound, .locked, .integrityFailure, .usage, .noVault, .unavailable].map(\.rawValue))
     }
 
     /// The block under the `EXIT STATUS` line: a number starts an entry, a deeper indent

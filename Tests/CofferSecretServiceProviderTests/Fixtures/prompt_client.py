@@ -8,10 +8,15 @@ JSON: what Unlock answered, and the Completed signal's dismissed flag and result
     prompt_client.py dismiss-running ROUNDS STARTED
                                  lock the login collection; ROUNDS times: unlock it, Prompt, wait
                                  until the prompter has added its line to the file STARTED, Dismiss
+    prompt_client.py concurrent COUNT
+                                 lock the login collection; COUNT connections each unlock it and
+                                 Prompt, all before any prompt completes; then wait for every
+                                 Completed
     prompt_client.py leave STARTED
                                  lock the login collection, unlock it, Prompt, wait until the
                                  prompter has added its line to STARTED, and leave the bus
 """
+import contextlib
 import json
 import os
 import sys
@@ -69,7 +74,33 @@ def dismiss_running(rounds, started):
     return {"rounds": len(dismissed), "all_dismissed": all(dismissed), "locked_after": locked(LOGIN)}
 
 
+def concurrent(count):
+    call(SERVICE, "Lock", "ao", ([LOGIN],))
+    rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed")
+    results = []
+    with contextlib.ExitStack() as stack:
+        clients = []
+        for _ in range(count):
+            client = stack.enter_context(open_dbus_connection(bus="SESSION"))
+            client.send_and_get_reply(message_bus.AddMatch(rule))
+            queue = stack.enter_context(client.filter(rule, bufsize=4))
+            reply = client.send_and_get_reply(new_method_call(SERVICE, "Unlock", "ao", ([LOGIN],)), timeout=60)
+            clients.append((client, queue, reply.body[1]))
+        for client, _queue, prompt in clients:
+            address = DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt")
+            client.send_and_get_reply(new_method_call(address, "Prompt", "s", ("",)), timeout=60)
+        for client, queue, prompt in clients:
+            completed = client.recv_until_filtered(queue, timeout=60)
+            while completed.header.fields[1] != prompt:
+                completed = client.recv_until_filtered(queue, timeout=60)
+            results.append({"dismissed": completed.body[0], "result": completed.body[1][1]})
+    return {"completed": results, "locked_after": locked(LOGIN)}
+
+
 mode = sys.argv[1]
+if mode == "concurrent":
+    json.dump(concurrent(int(sys.argv[2])), sys.stdout, sort_keys=True)
+    sys.exit(0)
 if mode == "dismiss-running":
     json.dump(dismiss_running(int(sys.argv[2]), sys.argv[3]), sys.stdout, sort_keys=True)
     sys.exit(0)

@@ -1,4 +1,6 @@
 import CofferBase
+import CofferTestSupport
+import Foundation
 import XCTest
 @testable import Coffer
 
@@ -12,5 +14,20 @@ final class SHA256HasherTests: XCTestCase {
         var streamed = SHA256Hasher()
         for piece in [message.prefix(1), message[1..<30], message[30...]] { Array(piece).withUnsafeBytes { streamed.update($0) } }
         XCTAssertEqual(Hex.encode(streamed.finish()), "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    /// A file's digest is the digest of its bytes, through a symbolic link too; a folder, a
+    /// FIFO (without blocking) and a missing file have none.
+    func testTheDigestOfAFile() throws {
+        let folder = TemporaryFolder()
+        let file = folder.file("abc")
+        try Data("abc".utf8).write(to: file)
+        XCTAssertEqual(SHA256Hasher.digest(ofFileAt: file.path), SHA256Hasher.digest(Array("abc".utf8)))
+        try FileManager.default.createSymbolicLink(atPath: folder.file("link").path, withDestinationPath: file.path)
+        XCTAssertEqual(SHA256Hasher.digest(ofFileAt: folder.file("link").path), SHA256Hasher.digest(Array("abc".utf8)))
+        XCTAssertNil(SHA256Hasher.digest(ofFileAt: folder.url.path))
+        XCTAssertEqual(mkfifo(folder.file("fifo").path, 0o600), 0)
+        XCTAssertNil(SHA256Hasher.digest(ofFileAt: folder.file("fifo").path))
+        XCTAssertNil(SHA256Hasher.digest(ofFileAt: folder.file("missing").path))
     }
 }

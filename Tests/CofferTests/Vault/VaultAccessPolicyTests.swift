@@ -25,6 +25,19 @@ final class VaultAccessPolicyTests: XCTestCase {
         XCTAssertThrows(.locked, try vault.accessPolicy())
     }
 
+    /// Without the key, a version 3 vault's policy cannot be told (it is sealed), while a version 2
+    /// vault's is open, what its migration will give it (`coffer doctor` reads it so); reading it
+    /// leaves the file as it was.
+    func testThePolicyWhileLockedIsKnownOnlyBeforeVersion3() throws {
+        let vault = try folder.makeVault()
+        vault.lock()
+        XCTAssertNil(try vault.accessPolicyWhileLocked())
+        let old = try VaultFixtureV2Tests.copyFixture(into: folder)
+        let before = try Data(contentsOf: old)
+        XCTAssertEqual(try Vault.open(at: old).accessPolicyWhileLocked(), .open)
+        XCTAssertEqual(try Data(contentsOf: old), before)
+    }
+
     /// A policy copied from another vault (same byte, other vault id and key) does not open: the
     /// vault reports it corrupt instead of taking any policy, `verify` names it, and setting the
     /// policy anew repairs it.

@@ -97,6 +97,26 @@ final class VaultItemAccessTests: XCTestCase {
         XCTAssertThrowsError(try Program(executablePath: Array("/b".utf8), executablePinned: true))
     }
 
+    /// `set(_:for:options:owner:allowing:)` (`coffer set --allow`) stores a new item with its
+    /// owner and the programs given; on an existing item it keeps the owner and the list, adds
+    /// the new programs (returning those that changed it) and stores the new secret. A list
+    /// that would pass 64 programs is refused and nothing is written, secret included.
+    func testSetAllowingSeedsTheListInOneWrite() throws {
+        let vault = try folder.makeVault()
+        XCTAssertEqual(try vault.set(Data("one".utf8), for: id, owner: mailer, allowing: [backup, intruder, backup]), [backup, intruder])
+        XCTAssertEqual(try reopened().access(for: id), ItemAccess(owner: mailer, allowed: [backup, intruder]))
+        let other = Program(executable: "/usr/bin/other")
+        XCTAssertEqual(try vault.set(Data("two".utf8), for: id, owner: intruder, allowing: [backup, other]), [other])
+        XCTAssertEqual(try vault.access(for: id), ItemAccess(owner: mailer, allowed: [backup, intruder, other]))
+        XCTAssertEqual(try vault.secret(for: id), Data("two".utf8))
+
+        let many = (0..<ItemAccess.maxAllowed).map { Program(executable: "/p\($0)") }
+        XCTAssertThrowsError(try vault.set(Data("three".utf8), for: id, owner: mailer, allowing: many))
+        XCTAssertEqual(try vault.secret(for: id), Data("two".utf8), "nothing written")
+        XCTAssertEqual(try vault.access(for: id)?.allowed.count, 3)
+        XCTAssertTrue(try vault.verify().isClean)
+    }
+
     /// An item that has expired is gone: setting it anew gives it the new owner and an empty list.
     /// An item whose record no longer opens is replaced as a new one too.
     func testAnExpiredOrUnreadableItemIsReplacedAsNew() throws {
