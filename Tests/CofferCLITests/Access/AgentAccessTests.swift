@@ -231,6 +231,35 @@ final class AgentAccessTests: CLITestCase {
         XCTAssertEqual(try log("ada").filter { $0.action == "read" }.map(\.decision), ["allowed", "denied"])
     }
 
+    /// A sandboxed program is a program of its own: the helper run in a snap's cgroup (as snapd
+    /// runs a snap's apps) is refused the item the same helper stored outside, while the helper
+    /// outside reads it. No snapd runs here: the test makes the cgroup snapd would.
+    func testTheSameExecutableInASnapIsAnotherProgram() throws {
+        let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+        guard let hierarchy = mounts.split(separator: "\n").map({ $0.split(separator: " ") }).first(where: { $0.count > 2 && $0[2] == "cgroup2" })?[1] else {
+            throw MissingPrerequisite.error("no cgroup2 file system is mounted")
+        }
+        let group = "\(hierarchy)/snap.coffer-test.app-\(getpid()).scope"
+        guard mkdir(group, 0o755) == 0 else {
+            throw MissingPrerequisite.error("cannot make the cgroup \(group): \(String(cString: strerror(errno))) (root with a writable cgroup2 is needed)")
+        }
+        defer { rmdir(group) }
+        try startAgentAndUnlock(prompter: false)
+        try store(helper, "ada", "s3cret")
+        let go = folder.file("go").path
+        let script = "echo ready; while [ ! -e '\(go)' ]; do sleep 0.01; done; exec \"$@\""
+        let snapped = try ChildProcess.start(
+            "/bin/sh", ["-c", script, "sh", helper, "agent-get", agentSocket.path, realVault, service, "ada"], inputs: [0: Data()])
+        XCTAssertTrue(snapped.waitForLine("ready", timeout: .seconds(10)))
+        try "\(snapped.pid)".write(toFile: group + "/cgroup.procs", atomically: false, encoding: .utf8)
+        XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: Data()))
+        let refused = try snapped.wait(timeout: .seconds(30))
+        XCTAssertEqual(refused.status, 13, refused.stderrText)
+        XCTAssertTrue(refused.stderrText.contains("in snap:coffer-test"), refused.stderrText)
+        XCTAssertEqual(try agent(helper, "agent-get", [service, "ada"]).stdoutText, "s3cret", "outside the snap it is the owner")
+        XCTAssertEqual(try log("ada").map(\.decision), ["owner", "no-prompter", "owner"])
+    }
+
     // MARK: - Listing and bulk removal
 
     /// Under `strict` a listing shows a program only the items it owns or is listed on; under
