@@ -1,18 +1,12 @@
 import CLinux
 import Glibc
 
-/// What the CLI does first, so that neither a crash nor another process of the same user
-/// can read the secrets in its memory.
+/// What the CLI does before it reads any secret, so that neither a crash nor another process of
+/// the same user can read the secrets in its memory (``CommandLineTool`` runs both steps).
 package enum ProcessHardening {
     /// The signals the Swift runtime's crash reporter catches to print a backtrace, with the
     /// registers and the memory around them.
     private static let crashSignals = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT, SIGSYS]
-
-    /// Both steps, at once.
-    package static func apply() {
-        preventCrashOutput()
-        makeNotDumpable()
-    }
 
     /// No core file, and no backtrace printing memory.
     package static func preventCrashOutput() {
