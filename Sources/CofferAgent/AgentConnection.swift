@@ -1,4 +1,5 @@
 import Coffer
+import CofferProcess
 import Glibc
 
 /// One client connection, as the connection loop sees it. Only the loop's thread uses it.
@@ -9,26 +10,41 @@ final class AgentConnection {
         case reading
         /// A worker has the request.
         case working
-        /// The reply is going out, and must be read by `deadline`.
-        case writing(OutgoingFrame, deadline: ContinuousClock.Instant)
+        /// The reply is going out, and must be read by `deadline`; then the connection closes,
+        /// or waits for the next request when `keepOpen`.
+        case writing(OutgoingFrame, deadline: ContinuousClock.Instant, keepOpen: Bool)
+        /// A kept connection (`identify`) between requests: idle in the cap's sense, closed
+        /// quietly after ``AgentServerLimits/keepAliveTimeout`` with no request.
+        case waiting
     }
 
     /// In the order of acceptance: the lowest is the oldest.
     let id: UInt64
     let descriptor: Int32
     let acceptedAt: ContinuousClock.Instant
-    /// The process that connected, pinned at the accept; `nil` when the kernel named none.
-    let peer: PeerProcess?
-    /// When the last byte of the request came (or the connection was accepted).
+    /// The process that connected, pinned at the accept, and the caller it is worked out to be
+    /// at the first request.
+    let caller: ConnectionCaller
+    /// Ends a prompt running for this connection's request: its client hung up.
+    let cancellation = PrompterCommand.Run()
+    /// The client asked to keep the connection for further requests (`identify`).
+    var keepsOpen = false
+    /// The client hung up while its request was being served.
+    var hungUp = false
+    /// When the request under way began: the accept, or its first byte on a kept connection.
+    var requestStartedAt: ContinuousClock.Instant
+    /// When the last byte of the request came (or the connection was accepted, or its last reply sent).
     var lastHeard: ContinuousClock.Instant
     var state = State.reading
-    let request = IncomingFrame()
+    /// The request arriving; a new frame for each request of a kept connection.
+    var request = IncomingFrame()
 
     init(id: UInt64, descriptor: Int32, peer: PeerProcess?, at now: ContinuousClock.Instant) {
         self.id = id
         self.descriptor = descriptor
-        self.peer = peer
+        caller = ConnectionCaller(peer: peer)
         acceptedAt = now
+        requestStartedAt = now
         lastHeard = now
     }
 
@@ -37,6 +53,9 @@ final class AgentConnection {
     }
 
     var isIdle: Bool {
-        if case .reading = state { true } else { false }
+        switch state {
+        case .reading, .waiting: true
+        case .working, .writing: false
+        }
     }
 }

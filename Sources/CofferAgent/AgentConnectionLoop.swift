@@ -1,5 +1,6 @@
 import Coffer
 import CofferBase
+import CofferProcess
 import Glibc
 
 /// The agent's connections, all on one thread with non-blocking sockets and `poll`: it accepts,
@@ -13,9 +14,9 @@ final class AgentConnectionLoop {
     private let wakeup: AgentLoopWakeup
     /// Who is at the other end of each connection, taken at the accept.
     private let callers: CallerResolver
-    /// Hands a whole request, and the peer that sent it, to the workers; its reply comes back
-    /// through `wakeup`.
-    private let dispatch: (UInt64, AgentRequest, PeerProcess?) -> Void
+    /// Hands a whole request, the caller that sent it and what cancels a prompt for it to the
+    /// workers; its reply comes back through `wakeup`.
+    private let dispatch: (UInt64, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void
     /// Runs about once a second (the vaults' timeouts).
     private let housekeeping: () -> Void
     private var connections: [UInt64: AgentConnection] = [:]
@@ -29,7 +30,7 @@ final class AgentConnectionLoop {
 
     init(
         listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup, callers: CallerResolver,
-        dispatch: @escaping (UInt64, AgentRequest, PeerProcess?) -> Void, housekeeping: @escaping () -> Void
+        dispatch: @escaping (UInt64, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void, housekeeping: @escaping () -> Void
     ) {
         self.listener = listener
         self.limits = limits
@@ -56,8 +57,11 @@ final class AgentConnectionLoop {
             var polledIDs: [UInt64] = []
             for connection in connections.values {
                 switch connection.state {
-                case .reading: polled.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
+                case .reading, .waiting: polled.append(pollfd(fd: connection.descriptor, events: Int16(POLLIN), revents: 0))
                 case .writing: polled.append(pollfd(fd: connection.descriptor, events: Int16(POLLOUT), revents: 0))
+                // Only a hang-up, once: a prompt for a client that left is ended.
+                case .working where !connection.hungUp:
+                    polled.append(pollfd(fd: connection.descriptor, events: Int16(Self.hangUp), revents: 0))
                 case .working: continue
                 }
                 polledIDs.append(connection.id)
@@ -77,8 +81,12 @@ final class AgentConnectionLoop {
             }
         }
         deliverReplies()
+        for connection in connections.values { connection.cancellation.cancel() }
         connections.removeAll()
     }
+
+    /// `POLLRDHUP`: the peer closed its end (Linux).
+    private static let hangUp: Int32 = 0x2000
 
     // MARK: - Connections
 
@@ -109,6 +117,10 @@ final class AgentConnectionLoop {
 
     /// Reads from a connection that is receiving its request, or writes to one that is replying.
     private func serve(_ connection: AgentConnection) {
+        if case .waiting = connection.state {
+            connection.state = .reading
+            connection.requestStartedAt = .now
+        }
         switch connection.state {
         case .reading:
             let (progress, received) = connection.request.read(from: connection.descriptor)
@@ -119,12 +131,27 @@ final class AgentConnectionLoop {
             case .refused(let reason): reply(to: connection, .failure(.invalidArgument(reason: reason)))
             case .complete: start(connection)
             }
-        case .writing(let frame, _):
+        case .writing(let frame, _, let keepOpen):
             if case .pending = frame.write(to: connection.descriptor) { return }
-            connections[connection.id] = nil
+            finish(connection, keepOpen: keepOpen)
         case .working:
+            // The client hung up while its request is served: a prompt for it ends now.
+            connection.hungUp = true
+            connection.cancellation.cancel()
+        case .waiting:
             break
         }
+    }
+
+    /// After a reply has gone out: the connection closes, or waits for its next request.
+    private func finish(_ connection: AgentConnection, keepOpen: Bool) {
+        guard keepOpen, !connection.hungUp else {
+            connections[connection.id] = nil
+            return
+        }
+        connection.state = .waiting
+        connection.request = IncomingFrame()
+        connection.lastHeard = .now
     }
 
     /// Hands a connection's whole request to the workers, or answers a malformed one at once.
@@ -139,25 +166,28 @@ final class AgentConnectionLoop {
         } catch {
             return reply(to: connection, .failure(.invalidArgument(reason: "a request that breaks the protocol: \(error)")))
         }
+        if case .identify = request { connection.keepsOpen = true }
         connection.state = .working
-        dispatch(connection.id, request, connection.peer)
+        dispatch(connection.id, request, connection.caller, connection.cancellation)
     }
 
     private func deliverReplies() {
         for (id, frame) in wakeup.takeReplies() {
             guard let connection = connections[id] else { continue }
-            send(frame, to: connection)
+            send(frame, to: connection, keepOpen: connection.keepsOpen)
         }
     }
 
+    /// Answers a request the workers never saw (malformed): the connection closes after it.
     private func reply(to connection: AgentConnection, _ reply: AgentReply) {
-        send(OutgoingFrame(reply.message), to: connection)
+        send(OutgoingFrame(reply.message), to: connection, keepOpen: false)
     }
 
-    private func send(_ frame: OutgoingFrame, to connection: AgentConnection) {
+    private func send(_ frame: OutgoingFrame, to connection: AgentConnection, keepOpen: Bool) {
         switch frame.write(to: connection.descriptor) {
-        case .pending: connection.state = .writing(frame, deadline: .now + limits.replyDeadline)
-        case .sent, .failed: connections[connection.id] = nil
+        case .pending: connection.state = .writing(frame, deadline: .now + limits.replyDeadline, keepOpen: keepOpen)
+        case .sent: finish(connection, keepOpen: keepOpen)
+        case .failed: connections[connection.id] = nil
         }
     }
 
@@ -182,13 +212,15 @@ final class AgentConnectionLoop {
         for connection in Array(connections.values) {
             switch connection.state {
             case .reading:
-                if now >= connection.acceptedAt + limits.requestDeadline {
+                if now >= connection.requestStartedAt + limits.requestDeadline {
                     dismiss(connection, .invalidArgument(reason: "the request did not arrive within \(limits.requestDeadline)"))
                 } else if now >= connection.lastHeard + limits.idleTimeout {
                     dismiss(connection, .invalidArgument(reason: "the connection sent nothing for \(limits.idleTimeout)"))
                 }
-            case .writing(_, let deadline):
+            case .writing(_, let deadline, _):
                 if now >= deadline { connections[connection.id] = nil }
+            case .waiting:
+                if now >= connection.lastHeard + limits.keepAliveTimeout { connections[connection.id] = nil }
             case .working:
                 break
             }
@@ -201,8 +233,9 @@ final class AgentConnectionLoop {
         if let acceptPausedUntil { next = min(next, acceptPausedUntil) }
         for connection in connections.values {
             switch connection.state {
-            case .reading: next = min(next, connection.acceptedAt + limits.requestDeadline, connection.lastHeard + limits.idleTimeout)
-            case .writing(_, let deadline): next = min(next, deadline)
+            case .reading: next = min(next, connection.requestStartedAt + limits.requestDeadline, connection.lastHeard + limits.idleTimeout)
+            case .writing(_, let deadline, _): next = min(next, deadline)
+            case .waiting: next = min(next, connection.lastHeard + limits.keepAliveTimeout)
             case .working: continue
             }
         }

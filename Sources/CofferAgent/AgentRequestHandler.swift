@@ -8,11 +8,17 @@ import Glibc
 /// agent process can serve the same vaults.
 package final class AgentRequestHandler: Sendable {
     package let vaults: HeldVaults
+    /// Who may use which item (docs/security.md, "Per-application access"): the one decision
+    /// every front door shares, asking the person through the `--prompter` under `confirm`.
+    package let gate: AccessGate
     /// How the agent's Secret Service stands; `nil` for an agent without one.
     private let secretService = Guarded<SecretServiceStatus?>(nil)
 
-    package init(vaults: HeldVaults) {
+    /// A handler of `vaults`, asking access questions through `prompter` (`nil`: nobody can be
+    /// asked, so `confirm` refuses what it would ask about).
+    package init(vaults: HeldVaults, prompter: PrompterCommand? = nil) {
         self.vaults = vaults
+        gate = AccessGate(prompter: prompter, frontDoor: .agent)
     }
 
     /// Notes, for status, how the agent's Secret Service stands.
@@ -20,13 +26,27 @@ package final class AgentRequestHandler: Sendable {
         secretService.withLock { $0 = status }
     }
 
-    /// Answers one request from `caller` (`nil`: a peer whose program could not be told).
-    /// Safe to call from several threads at once. `stop` forgets every vault here; ending the
-    /// serving is the server's part. Every caller is served alike for now: the access rules
-    /// that will tell them apart are docs/security.md's "Which program is calling".
-    package func handle(_ request: AgentRequest, from caller: Caller?) -> AgentReply {
+    /// Answers one request from `caller` (`nil`: a peer whose program could not be told),
+    /// asking the person when the vault's access policy says so: that may take as long as the
+    /// prompter's time limit, so call it where the wait holds up no other client.
+    /// `cancellation` ends the prompt (its client left). Safe to call from several threads at
+    /// once. `stop` forgets every vault here; ending the serving is the server's part.
+    package func handle(_ request: AgentRequest, from caller: Caller?, cancellation: PrompterCommand.Run? = nil) -> AgentReply {
+        // With asking allowed, every request has its reply.
+        answer(request, from: caller, asking: true, cancellation: cancellation) ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
+    }
+
+    /// Answers one request, unless the person would have to be asked: then `nil`, with nothing
+    /// done or logged, and the request goes to ``handle(_:from:cancellation:)`` on a thread
+    /// that may wait.
+    package func handleWithoutAsking(_ request: AgentRequest, from caller: Caller?) -> AgentReply? {
+        answer(request, from: caller, asking: false, cancellation: nil)
+    }
+
+    private func answer(_ request: AgentRequest, from caller: Caller?, asking: Bool, cancellation: PrompterCommand.Run?) -> AgentReply? {
+        let program = caller?.program
         switch request {
-        case .ping, .status:
+        case .ping, .status, .identify:
             return .agent(pid: getpid(), vaults: vaults.status, failures: vaults.holdFailures, secretService: secretService.withLock { $0 })
         case .stop:
             vaults.forgetAll()
@@ -50,23 +70,47 @@ package final class AgentRequestHandler: Sendable {
                 return .failure(error)
             }
         case .set(let path, let id, let secret, let options):
-            return withVault(path) { vault throws(CofferError) in try vault.set(secret, for: id, options: options); return .done }
+            return withVault(path) { [gate] vault throws(CofferError) in
+                let written = try gate.set(
+                    secret, for: id, options: options, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking)
+                return written ? .done : nil
+            }
         case .item(let path, let id):
-            return withVault(path) { vault throws(CofferError) in .item(try vault.item(for: id)) }
+            return withVault(path) { vault throws(CofferError) in
+                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation).map { .item($0) }
+            }
         case .secret(let path, let id):
-            return withVault(path) { vault throws(CofferError) in .secret(try vault.secret(for: id)) }
+            return withVault(path) { vault throws(CofferError) in
+                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation).map { .secret($0?.secret) }
+            }
         case .remove(let path, let id):
-            return withVault(path) { vault throws(CofferError) in .count(try vault.remove(id) ? 1 : 0) }
+            return withVault(path) { vault throws(CofferError) in
+                guard let item = try read(.delete, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation) else { return nil }
+                return .count(item != nil ? (try vault.remove(id) ? 1 : 0) : 0)
+            }
         case .items(let path, let query):
-            return withVault(path) { vault throws(CofferError) in .items(try vault.items(matching: query)) }
+            return withVault(path) { [gate] vault throws(CofferError) in .items(try gate.list(query, in: vault, by: program)) }
         case .removeAll(let path, let query):
-            return withVault(path) { vault throws(CofferError) in .count(try vault.removeAll(matching: query)) }
+            return withVault(path) { [gate] vault throws(CofferError) in .count(try gate.removeAll(matching: query, in: vault, by: program)) }
+        }
+    }
+
+    /// The item, once the gate lets `program` do `action` on it: `.some(nil)` when there is no
+    /// such item, `nil` when the person would have to be asked and `asking` is `false`.
+    private func read(
+        _ action: AuditEntry.Action, _ id: ItemID, in vault: Vault, at path: String, by program: Program?, asking: Bool,
+        cancellation: PrompterCommand.Run?
+    ) throws(CofferError) -> Item?? {
+        switch try gate.authorize(action, item: id, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking) {
+        case .absent: return .some(nil)
+        case .allowed(let item): return .some(item)
+        case .mustAsk: return nil
         }
     }
 
     /// Runs `body` on the vault held for `path`. A vault that finds itself locked (another process
     /// rotated its key) is forgotten, and the client told the agent does not hold it.
-    private func withVault(_ path: String, _ body: (Vault) throws(CofferError) -> AgentReply) -> AgentReply {
+    private func withVault(_ path: String, _ body: (Vault) throws(CofferError) -> AgentReply?) -> AgentReply? {
         guard let vault = vaults.use(path) else { return .notHeld }
         do throws(CofferError) {
             return try body(vault)

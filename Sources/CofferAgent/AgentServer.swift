@@ -15,18 +15,20 @@ package final class AgentServer: Sendable {
     /// What the requests are answered by: the vaults the agent holds.
     package let handler: AgentRequestHandler
     /// Who sends each request: the program of each connection's peer, worked out by the
-    /// worker that serves the request.
+    /// worker that serves the connection's first request and kept for its later ones.
     package let callers = CallerResolver()
 
-    /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused.
+    /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused,
+    /// asking the person through `prompter` whether a program may use another's item.
     package init(
-        listener: Int32, idleTimeout: Duration, limits: AgentServerLimits = AgentServerLimits(),
+        listener: Int32, idleTimeout: Duration, limits: AgentServerLimits = AgentServerLimits(), prompter: PrompterCommand? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) throws(CofferError) {
         self.listener = listener
         self.limits = limits
         wakeup = try AgentLoopWakeup()
-        handler = AgentRequestHandler(vaults: HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now))
+        handler = AgentRequestHandler(
+            vaults: HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now), prompter: prompter)
     }
 
     /// Serves until a `stop` request or ``stop()``, then forgets every vault and closes the listener.
@@ -35,13 +37,20 @@ package final class AgentServer: Sendable {
         _ = fcntl(listener, F_SETFL, flags | O_NONBLOCK)
         let quick = AgentWorkerPool(threads: limits.workers, name: "coffer agent")
         let unlocking = AgentWorkerPool(threads: limits.unlockWorkers, name: "coffer agent unlock")
+        let prompting = AgentWorkerPool(threads: limits.promptWorkers, name: "coffer agent prompt")
         let loop = AgentConnectionLoop(
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-            dispatch: { [handler, wakeup, callers] connection, request, peer in
+            dispatch: { [handler, wakeup, callers] connection, request, peer, cancellation in
                 let workers = if case .unlock = request { unlocking } else { quick }
                 workers.submit {
-                    let caller = peer.flatMap { try? callers.resolve($0) }
-                    wakeup.post(OutgoingFrame(handler.handle(request, from: caller).message), for: connection)
+                    let caller = peer.caller(using: callers)
+                    guard let reply = handler.handleWithoutAsking(request, from: caller) else {
+                        // The person is asked: on a thread of its own, holding up no other client.
+                        return prompting.submit {
+                            wakeup.post(OutgoingFrame(handler.handle(request, from: caller, cancellation: cancellation).message), for: connection)
+                        }
+                    }
+                    wakeup.post(OutgoingFrame(reply.message), for: connection)
                     if case .stop = request { wakeup.requestStop() }
                 }
             },
@@ -49,6 +58,7 @@ package final class AgentServer: Sendable {
         loop.run()
         quick.stop()
         unlocking.stop()
+        prompting.stop()
         handler.vaults.forgetAll()
         close(listener)
     }

@@ -16,10 +16,16 @@ package struct AgentServerLimits: Sendable {
     package var workers: Int
     /// Threads that run unlocks (Argon2id, up to seconds each), so that they hold up nothing else.
     package var unlockWorkers: Int
+    /// Threads that serve the requests whose program the person is asked about (the prompter
+    /// may take minutes), so that a prompt holds up no other client; more prompts wait their turn.
+    package var promptWorkers: Int
+    /// How long a kept connection (`identify`) may wait for its next request before it is closed.
+    package var keepAliveTimeout: Duration
 
     package init(
         requestDeadline: Duration = .seconds(10), idleTimeout: Duration = .seconds(5), replyDeadline: Duration = .seconds(10),
-        maxConnections: Int = 256, workers: Int = 2, unlockWorkers: Int = 1
+        maxConnections: Int = 256, workers: Int = 2, unlockWorkers: Int = 1, promptWorkers: Int = 4,
+        keepAliveTimeout: Duration = .seconds(600)
     ) {
         self.requestDeadline = requestDeadline
         self.idleTimeout = idleTimeout
@@ -27,5 +33,7 @@ package struct AgentServerLimits: Sendable {
         self.maxConnections = max(1, maxConnections)
         self.workers = max(1, workers)
         self.unlockWorkers = max(1, unlockWorkers)
+        self.promptWorkers = max(1, promptWorkers)
+        self.keepAliveTimeout = keepAliveTimeout
     }
 }

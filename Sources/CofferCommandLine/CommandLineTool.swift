@@ -6,9 +6,12 @@ import Foundation
 package enum CommandLineTool {
     /// Parses the command line as `Root` and runs the command.
     ///
-    /// Before anything else: closed standard streams are held by /dev/null, the process is
-    /// hardened (``ProcessHardening``), arguments that are not UTF-8 are refused, and every
-    /// file descriptor the command names is read, before any vault is opened. On the main
+    /// Before anything else: closed standard streams are held by /dev/null, a crash prints no
+    /// memory, arguments that are not UTF-8 are refused and the command line is parsed; a
+    /// command that may use items through the agent has the agent identify this process
+    /// (``UsesAgentForItems``), which it can only while the process is dumpable; then the process
+    /// is made not dumpable (``ProcessHardening``), and every file descriptor the command names
+    /// is read, before any vault is opened or any secret read. On the main
     /// actor, as `main` is: a hop to another executor first would start threads whose
     /// descriptors could take the numbers of closed standard streams.
     ///
@@ -19,11 +22,13 @@ package enum CommandLineTool {
         _ root: Root.Type, arguments: [String]? = nil, onFailure: ((Error) -> Never)? = nil
     ) async {
         StandardStreams.prepare()
-        ProcessHardening.apply()
+        ProcessHardening.preventCrashOutput()
         do {
             try ArgumentEncoding.check()
             // Handed whole to runAsync below and never touched here again.
             nonisolated(unsafe) let parsed = try Root.parseAsRoot(arguments)
+            (parsed as? UsesAgentForItems)?.identifyToAgent(reserved: (parsed as? ReadsDescriptors)?.namedDescriptors ?? [])
+            ProcessHardening.makeNotDumpable()
             if let reader = parsed as? ReadsDescriptors {
                 try DescriptorInput.prefetch(reader.namedDescriptors, vault: try? reader.vaultOptions?.url())
             }

@@ -2,10 +2,11 @@ import Coffer
 
 /// The root command of a credential helper (git's, docker's): it takes the vault options, reads
 /// their descriptors first, and never prompts on the terminal, which belongs to git or docker.
-package protocol CredentialHelperRoot: CofferRoot, ReadsDescriptors {}
+package protocol CredentialHelperRoot: CofferRoot, ReadsDescriptors, UsesAgentForItems {}
 
 extension CredentialHelperRoot {
     package var promptsOnTerminal: Bool { false }
+    package var itemRoot: any CofferRoot { self }
     package var vaultOptions: VaultOptions? { vault }
 
     /// The vault: through the agent when it holds it, else unlocked here without a terminal. A

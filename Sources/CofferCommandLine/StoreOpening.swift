@@ -24,18 +24,26 @@ extension CofferRoot {
     }
 
     /// The vault, through the agent when it holds it unlocked, else opened and unlocked here.
+    /// Through the agent, a person at a terminal may confirm with the vault's passphrase what
+    /// the vault's access policy keeps this program from (``TerminalConfirmedStore``).
     package func vaultStore() throws -> any CredentialStore {
-        try agentStore() ?? openVault()
+        guard let agent = try agentStore() else { return try openVault() }
+        return promptsOnTerminal ? TerminalConfirmedStore(agent: agent, vault: try vault.url()) : agent
+    }
+
+    /// The agent's socket, when the vault would be used through an agent: not with --no-agent,
+    /// and only when the socket file exists.
+    package var agentSocket: String? {
+        guard !storeOptions.noAgent, let socket = try? AgentSocket.path(), FileSecurityProbe.exists(socket) else { return nil }
+        return socket
     }
 
     /// The vault through the agent, when one runs and holds it unlocked (unless --no-agent);
     /// `nil` otherwise. A socket nobody answers on (a killed agent) is reported, never waited on.
-    private func agentStore() throws -> (any CredentialStore)? {
-        guard !storeOptions.noAgent, let socket = try? AgentSocket.path(), FileSecurityProbe.exists(socket),
-              let path = try? VaultPaths.real(try vault.url())
-        else { return nil }
+    private func agentStore() throws -> AgentStore? {
+        guard let socket = agentSocket, let path = try? VaultPaths.real(try vault.url()) else { return nil }
         do {
-            return try AgentClient(path: socket).store(for: path)
+            return try AgentClient(path: socket, timeout: AgentClient.itemTimeout).store(for: path)
         } catch .noAgent {
             return nil
         } catch {

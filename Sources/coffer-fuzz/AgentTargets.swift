@@ -17,7 +17,7 @@ extension FuzzTarget {
         guard let message = AgentMessage(body: bytes) else { return }
         let id = ItemID.genericPassword(service: "s", account: "a")
         let requests: [AgentRequest] = [
-            .ping, .status, .holds(vault: "/v"), .item(vault: "/v", id: id), .secret(vault: "/v", id: id),
+            .ping, .identify, .status, .holds(vault: "/v"), .item(vault: "/v", id: id), .secret(vault: "/v", id: id),
             .remove(vault: "/v", id: id), .items(vault: "/v", query: ItemQuery()),
         ]
         for request in requests { _ = try? AgentReply(message, to: request) }

@@ -77,6 +77,7 @@ enum Seeds {
         let attributes = ItemAttributes(id: id, created: Date(timeIntervalSince1970: 1_700_000_000), modified: Date(timeIntervalSince1970: 1_700_000_000))
         return [
             ("ping", AgentRequest.ping.message), ("status", AgentRequest.status.message), ("stop", AgentRequest.stop.message),
+            ("identify", AgentRequest.identify.message),
             ("unlock-keyfile", AgentRequest.unlock(vault: "/home/u/v.vault", credential: .keyFile("/home/u/v.key"), lifetime: 3600).message),
             ("unlock-passphrase", AgentRequest.unlock(vault: "/v", credential: .passphrase(SecureBytes(copying: Array("pw".utf8))), lifetime: 60).message),
             ("lock", AgentRequest.lock(vault: "/v").message), ("lock-all", AgentRequest.lock(vault: nil).message),

@@ -74,13 +74,16 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
         return bytes.withUnsafeBytes { Array($0) }
     }
 
-    /// Ends the process for `error` as docker's helpers do: one line on stdout, ``errorStatus``.
-    /// `--help`, `--version` and the like print as usual.
+    /// Ends the process for `error` as docker's helpers do: one line on stdout, ``errorStatus``;
+    /// a refusal by the vault's access policy exits 13 (``ExitStatus/accessDenied``), which
+    /// docker takes as any failure while a script can tell it apart. `--help`, `--version` and
+    /// the like print as usual.
     static func report(_ error: Error) -> Never {
         if error is ExitCode || exitCode(for: error) == .success { CommandLineTool.fail(error, Self.self) }
         let message = (error as? CommandFailure)?.message
             ?? "\(Self.message(for: error)) (usage: \(name) [options] <store|get|erase|list|version>)"
         try? StandardStreams.printLine(TerminalText.escaped(message))
+        if case .accessDenied? = error as? CofferError { ExitStatus.accessDenied.exit() }
         errorStatus.exit()
     }
 }

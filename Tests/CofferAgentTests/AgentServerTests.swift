@@ -251,6 +251,52 @@ final class AgentServerTests: XCTestCase {
         return (path, id)
     }
 
+    // MARK: - Kept connections
+
+    /// After `identify`, the agent keeps the connection open and answers the next requests on it,
+    /// one at a time; without it, it closes the connection after its one reply. A kept
+    /// connection with no request for the keep-alive is closed, with no reply.
+    func testIdentifyKeepsTheConnectionForTheNextRequestsUntilTheKeepAliveRunsOut() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(5), idleTimeout: .seconds(5), keepAliveTimeout: .milliseconds(700)))
+        let once = try RawAgentConnection(socketPath)
+        once.send(AgentRequest.ping.message.frame)
+        XCTAssertNotNil(once.reply())
+        XCTAssertTrue(once.isClosedByTheAgent(), "one request, one reply, closed")
+
+        let kept = try RawAgentConnection(socketPath)
+        kept.send(AgentRequest.identify.message.frame)
+        guard case .agent(let pid, _, _, _) = try AgentReply(try XCTUnwrap(kept.reply()), to: .identify) else { return XCTFail("identify") }
+        XCTAssertEqual(pid, getpid())
+        for request in [AgentRequest.ping, .status, .ping] {
+            kept.send(request.message.frame)
+            guard case .agent = try AgentReply(try XCTUnwrap(kept.reply(), "answered on the kept connection"), to: request) else {
+                return XCTFail("\(request)")
+            }
+        }
+        XCTAssertFalse(kept.isReadable(within: .milliseconds(200)), "still open, nothing sent")
+        XCTAssertTrue(kept.isReadable(within: .seconds(5)), "closed after the keep-alive")
+        XCTAssertTrue(kept.isClosedByTheAgent(), "with no reply: none was due")
+    }
+
+    /// A process's kept connection carries `AgentClient`'s requests to its agent, and the agent
+    /// works out the caller once, at the first request: the connection's later requests are
+    /// that program's. When the agent has closed the kept connection (its keep-alive ran out),
+    /// the next request goes over a new connection.
+    func testAClientSendsItsRequestsOverItsKeptConnection() throws {
+        try startServer(AgentServerLimits(requestDeadline: .seconds(5), idleTimeout: .seconds(5), keepAliveTimeout: .milliseconds(500)))
+        defer { KeptAgentConnection.close() }
+        XCTAssertTrue(KeptAgentConnection.open(path: socketPath, timeout: .seconds(5)))
+        XCTAssertTrue(KeptAgentConnection.isKept(for: socketPath))
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }
+        XCTAssertTrue(KeptAgentConnection.isKept(for: socketPath), "answered over the kept connection")
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        XCTAssertEqual(server?.callers.rememberedProgram(pid: getpid())?.executablePath, executable.realPathBytes)
+        usleep(1_500_000)
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply after the keep-alive") }
+        XCTAssertFalse(KeptAgentConnection.isKept(for: socketPath), "the closed connection was dropped, a new one used")
+        XCTAssertFalse(KeptAgentConnection.open(path: folder.file("none.sock").path, timeout: .seconds(1)), "no agent, nothing kept")
+    }
+
     // MARK: - The client
 
     /// A client checks the socket's folder once connected, before it sends anything: here one

@@ -13,8 +13,10 @@ import Foundation
 //   peer SOCKET, ping SOCKET                a peer on a Unix socket (AgentPeer)
 //   resolve PID                             the program an agent of this user finds PID to be (ResolveCaller)
 //   make-fixture-v2 FOLDER                  write FOLDER/v2.vault (see VaultFixtureV2Tests)
+//   agent-set|agent-get|agent-list|agent-delete|agent-delete-all SOCKET VAULT ..., owner VAULT SERVICE ACCOUNT
+//                                           items through the agent, as a program of its own (AgentItems)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
-if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) { exit(status) }
+if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) ?? AgentItems.run(arguments) { exit(status) }
 if let command = arguments.first, ["make-fixture", "make-fixture-v2"].contains(command), arguments.count == 2 {
     do {
         let folder = URL(fileURLWithPath: arguments[1])

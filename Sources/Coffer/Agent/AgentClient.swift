@@ -1,7 +1,8 @@
 import Glibc
 
-/// Sends requests to the agent: one connection per request, every wait bounded, and nothing sent
-/// until the other end has shown it is this user's agent.
+/// Sends requests to the agent: over the process's kept connection when it has one to this agent
+/// (``KeptAgentConnection``), else one connection per request; every wait bounded, and nothing
+/// sent until the other end has shown it is this user's agent.
 package struct AgentClient: Sendable {
     package let path: String
     /// How long one exchange may take. An unlock runs Argon2id in the agent, so this is generous.
@@ -14,6 +15,7 @@ package struct AgentClient: Sendable {
 
     /// Sends `request` and reads the reply.
     package func send(_ request: AgentRequest) throws(AgentSocket.Unreachable) -> AgentReply {
+        if let reply = try KeptAgentConnection.send(request, to: path, timeout: timeout) { return reply }
         let descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         defer { close(descriptor) }
         try checkPeer(descriptor)
@@ -33,7 +35,7 @@ package struct AgentClient: Sendable {
 
     /// Before any byte goes out (a request may carry a passphrase): the process that accepted is
     /// this user's (`SO_PEERCRED`), and the socket's folder is private with safe folders above it.
-    private func checkPeer(_ descriptor: Int32) throws(AgentSocket.Unreachable) {
+    func checkPeer(_ descriptor: Int32) throws(AgentSocket.Unreachable) {
         guard let uid = AgentSocket.peerUID(descriptor) else { throw .untrusted("cannot tell who serves \(path): nothing sent") }
         guard uid == geteuid() else {
             throw .untrusted("the process at \(path) runs as uid \(uid), not as this user: it is not your agent, and nothing was sent to it")

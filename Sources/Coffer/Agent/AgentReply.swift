@@ -73,7 +73,7 @@ package enum AgentReply: Sendable {
             return decoded
         }
         switch request {
-        case .ping, .status:
+        case .ping, .status, .identify:
             guard let agent = try message.single(Tag.agent.rawValue), agent.count == 8 else { throw AgentProtocolError("no agent field") }
             let vaults = try message.all(Tag.heldVault.rawValue).map { bytes throws(AgentProtocolError) in
                 guard let status = HeldVaultStatus(encoded: bytes) else { throw AgentProtocolError("a malformed held vault") }

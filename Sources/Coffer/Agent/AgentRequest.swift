@@ -3,6 +3,10 @@ import Foundation
 /// What a client asks the agent (docs/agent.md, section 3).
 package enum AgentRequest: Sendable {
     case ping
+    /// Work out now which program the client is, remember it for this connection, and keep the
+    /// connection open for the client's next requests (docs/agent.md, section 3). Answered as
+    /// `ping` is.
+    case identify
     case status
     case stop
     /// Unlock the vault at `vault` (a real path) with `credential`, for `lifetime` seconds.
@@ -19,7 +23,7 @@ package enum AgentRequest: Sendable {
     case removeAll(vault: String, query: ItemQuery)
 
     enum Kind: UInt8 {
-        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06
+        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06, identify = 0x07
         case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
     }
 
@@ -46,6 +50,7 @@ package enum AgentRequest: Sendable {
         }
         switch self {
         case .ping: return AgentMessage(kind: Kind.ping.rawValue)
+        case .identify: return AgentMessage(kind: Kind.identify.rawValue)
         case .status: return AgentMessage(kind: Kind.status.rawValue)
         case .stop: return AgentMessage(kind: Kind.stop.rawValue)
         case .unlock(let vault, let credential, let lifetime):
@@ -105,6 +110,7 @@ package enum AgentRequest: Sendable {
         }
         switch kind {
         case .ping: self = .ping
+        case .identify: self = .identify
         case .status: self = .status
         case .stop: self = .stop
         case .unlock:

@@ -53,19 +53,32 @@ package struct AccessGate: Sendable {
         }
     }
 
+    /// What ``authorize(_:item:in:at:by:cancellation:mayAsk:)`` found.
+    package enum Authorization: Sendable {
+        /// No such item: nothing to allow (a write creates it, with the caller as its owner).
+        case absent
+        /// Allowed: the item, as read for the decision.
+        case allowed(Item)
+        /// The person would have to be asked and `mayAsk` was `false`: nothing decided or
+        /// logged. The caller asks again where waiting for the answer holds up nobody.
+        case mustAsk
+    }
+
     /// Lets `program` do `action` (read, write or delete) on the item `id` of `vault` (held at
     /// `vaultPath`), or throws ``CofferError/accessDenied(program:)``. Under `confirm` the
-    /// prompter asks; `always` adds the program to the item's access list. An absent item needs
-    /// no permission (a write creates it, with the caller as its owner). The decision, allowed
-    /// or not, goes to the audit log; a log that cannot be written fails the request, so that
-    /// nothing is read unrecorded.
+    /// prompter asks (unless `mayAsk` is `false`: then ``Authorization/mustAsk``); `always` adds
+    /// the program to the item's access list. An absent item needs no permission (a write
+    /// creates it, with the caller as its owner). The decision, allowed or not, goes to the
+    /// audit log; a log that cannot be written fails the request, so that nothing is read
+    /// unrecorded.
     ///
     /// `cancellation` ends a running prompter (the client left).
+    @discardableResult
     package func authorize(
         _ action: AuditEntry.Action, item id: ItemID, in vault: Vault, at vaultPath: String, by program: Program?,
-        cancellation: PrompterCommand.Run? = nil
-    ) throws(CofferError) {
-        guard let (item, access) = try vault.itemWithAccess(for: id) else { return }
+        cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
+    ) throws(CofferError) -> Authorization {
+        guard let (item, access) = try vault.itemWithAccess(for: id) else { return .absent }
         let verdict = Self.verdict(policy: try vault.accessPolicy(), access: access, program: program)
         let decision: AuditEntry.Decision
         var allowed = true
@@ -75,6 +88,7 @@ package struct AccessGate: Sendable {
         case .refused:
             (decision, allowed) = (.denied, false)
         case .ask:
+            guard mayAsk else { return .mustAsk }
             let answer = ask(program: program, item: item.attributes, vaultPath: vaultPath, cancellation: cancellation)
             switch answer {
             case .once:
@@ -86,8 +100,9 @@ package struct AccessGate: Sendable {
                 (decision, allowed) = (Self.decision(for: denial), false)
             }
         }
-        try vault.appendAudit(AuditEntry(time: now(), program: program, frontDoor: frontDoor, action: action, item: id, decision: decision))
+        try record(action, item: id, in: vault, by: program, decision: decision)
         guard allowed else { throw .accessDenied(program: Self.name(of: program)) }
+        return .allowed(item)
     }
 
     /// Records a decision made elsewhere (a listing, a new item, a grant) in the vault's log.

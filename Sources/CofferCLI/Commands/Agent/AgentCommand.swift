@@ -58,13 +58,13 @@ struct AgentCommand: ParsableCommand {
         var replace = false
 
         @Option(help: ArgumentHelp(
-            "With --secret-service: the command that asks for a collection's passphrase when a client unlocks it; it prints the passphrase, as systemd-ask-password does (docs/prompts.md; `coffer prompter pinentry` asks through GnuPG's pinentry). Without one, a locked collection stays locked until `coffer unlock`.",
+            "The command that asks the person whether a program may use another program's item (under the vault's `confirm` policy) and, with --secret-service, for a collection's passphrase when a client unlocks it (docs/prompts.md; `coffer prompter pinentry` asks through GnuPG's pinentry). Without one, such access is refused and a locked collection stays locked until `coffer unlock`.",
             valueName: "command"))
         var prompter: String?
 
         func validate() throws {
-            guard secretService || (!replace && prompter == nil) else {
-                throw ValidationError("--replace and --prompter go with --secret-service")
+            guard secretService || !replace else {
+                throw ValidationError("--replace goes with --secret-service")
             }
         }
 
@@ -166,7 +166,7 @@ struct AgentCommand: ParsableCommand {
             let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration)
+            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration, prompter: prompter.map { PrompterCommand(command: $0) })
             var provider: SecretServiceProvider?
             if secretService {
                 do {
