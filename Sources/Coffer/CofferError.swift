@@ -72,7 +72,7 @@ extension CofferError: CustomStringConvertible {
         case .machineKey(let failure): failure.description
         case .accessDenied(let program):
             "access denied to \(TerminalText.escaped(program)): the vault's access policy keeps it from this item; "
-                + "allow it with `coffer access grant SERVICE ACCOUNT \(TerminalText.escaped(program))`"
+                + "`coffer access grant SERVICE ACCOUNT PROGRAM` allows it (docs/access.md)"
         }
     }
 }
