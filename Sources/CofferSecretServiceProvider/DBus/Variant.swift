@@ -51,7 +51,7 @@ final class Variant {
     /// An array of `elementType` (needed for an empty array).
     static func array(of elementType: String, _ children: [Variant]) -> Variant {
         var pointers: [OpaquePointer?] = children.map(\.pointer)
-        return Variant(taking: g_variant_new_array(coffer_variant_type(elementType), &pointers, gsize(pointers.count)))
+        return withVariantType(elementType) { type in Variant(taking: g_variant_new_array(type, &pointers, gsize(pointers.count))) }
     }
 
     static func objectPaths(_ paths: [String]) -> Variant { array(of: "o", paths.map(objectPath)) }
@@ -70,7 +70,13 @@ final class Variant {
     /// The type string, for example `(oayays)`.
     var typeString: String { String(cString: g_variant_get_type_string(pointer)) }
 
-    func isOfType(_ type: String) -> Bool { g_variant_is_of_type(pointer, coffer_variant_type(type)) != 0 }
+    func isOfType(_ type: String) -> Bool { Self.withVariantType(type) { g_variant_is_of_type(pointer, $0) != 0 } }
+
+    /// Calls `body` with `text` as a `GVariantType`. `G_VARIANT_TYPE` is a cast, not a copy, so
+    /// the C string must live as long as GLib reads the type: the whole call, never only the cast.
+    private static func withVariantType<R>(_ text: String, _ body: (OpaquePointer?) -> R) -> R {
+        text.withCString { body(coffer_variant_type($0)) }
+    }
 
     var count: Int { Int(g_variant_n_children(pointer)) }
 
