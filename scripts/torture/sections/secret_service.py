@@ -32,6 +32,12 @@ def secret_service(c, sec, P, deadline):
     rng = c.rng("secret-service")
     vault, key, _ = c.new_vault(sec, rng, folder)
     env = c.env(vault, key, DBUS_SESSION_BUS_ADDRESS=bus.address, COFFER_AGENT_SOCKET=os.path.join(folder, "agent.sock"))
+    # This section checks that nothing is lost across the front doors, not who may read: under a
+    # new vault's `confirm` policy, `coffer get` of an item a D-Bus client created would need the
+    # person (exit 13), so every program reads every item here (docs/access.md).
+    if c.run(["access", "policy", "open"], env=env).status != 0:
+        sec.fail("unexpected", "coffer access policy open failed")
+        return
     agent = [None]
 
     def start_agent():
