@@ -42,14 +42,17 @@ phase "man"
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
 phase "fuzz corpus"
 
-# Tests that could skip for a missing tool fail instead. Nothing else runs beside the suite:
-# some of its tests wait on loopback servers with short deadlines.
+# Tests that could skip for a missing tool fail instead. The suite runs in four workers, a test
+# class at a time in each, every worker on its own private bus with its own gnome-keyring
+# (scripts/run-tests.py): its tests mostly wait on child processes, servers and deadlines, and
+# four workers keep two cores busy. Nothing else runs beside it: some of its tests wait on
+# loopback servers with short deadlines. Arguments select tests: --filter REGEX, --skip REGEX.
 export COFFER_STRICT_TESTS=1
-dbus-run-session -- scripts/with-secret-service.sh swift test --skip-build "$@"
-phase "swift test"
+python3 scripts/run-tests.py --bin "$(swift build --show-bin-path)" "$@"
+phase "tests"
 
 # The last three phases run side by side; with arguments that select some tests
-# (scripts/test.sh --filter ...), only the documentation, and by itself.
+# (scripts/test.sh --filter REGEX), only the documentation, and by itself.
 #   - Every library's DocC documentation with no warnings (make docs): fails on a broken page.
 #   - Two consumer packages made from scratch against the checkout: the store alone resolves
 #     no other package, and builds; CofferAuth resolves only what it needs (package traits).
