@@ -34,10 +34,6 @@ if grep -E "^$(pwd)/(Sources|Tests)/.*: warning:" .build/test-build.log; then
 fi
 phase "build"
 
-# The manual pages, generated and checked (make man): fails on a broken page.
-scripts/man.sh --prebuilt
-phase "man"
-
 # The fuzz targets' committed corpus, replayed through the parsers (docs/security.md, Fuzzing).
 "$(swift build --show-bin-path)/coffer-fuzz" --all Fuzz/Corpus
 phase "fuzz corpus"
@@ -52,8 +48,9 @@ python3 scripts/run-tests.py --bin "$(swift build --show-bin-path)" "$@"
 phase "tests"
 
 # The last three phases run side by side; with arguments that select some tests
-# (scripts/test.sh --filter REGEX), only the documentation, and by itself.
-#   - Every library's DocC documentation with no warnings (make docs): fails on a broken page.
+# (scripts/test.sh --filter REGEX), only the documentation and the manual pages, one after the other.
+#   - Every library's DocC documentation with no warnings (make docs), then the manual pages
+#     generated and checked (make man): either fails on a broken page.
 #   - Two consumer packages made from scratch against the checkout: the store alone resolves
 #     no other package, and builds; CofferAuth resolves only what it needs (package traits).
 #   - The bounded fault campaign (under 5 minutes): kill -9, concurrency, corrupted copies, disk
@@ -63,12 +60,12 @@ phase "tests"
 # kill -9 and child processes, and judges commands by their outcome, not their speed: each of
 # its sections stops, saying so, when its share of the time is spent.
 if [ $# -gt 0 ]; then
-    scripts/docs.sh
-    phase "docs"
+    scripts/docs.sh && scripts/man.sh --prebuilt
+    phase "docs and man"
 else
     coffer="$(swift build --show-bin-path)/coffer"   # before make docs takes the lock of .build
     # Their own sessions, so that a failed campaign stops them.
-    setsid scripts/docs.sh >.build/docs.log 2>&1 &
+    setsid bash -c 'scripts/docs.sh && scripts/man.sh --prebuilt' >.build/docs.log 2>&1 &
     docs_pid=$!
     setsid scripts/consumer-check.sh >.build/consumer-check.log 2>&1 &
     consumer_pid=$!
@@ -76,13 +73,13 @@ else
         kill -- -"$docs_pid" -"$consumer_pid" 2>/dev/null || true
         exit 1
     fi
-    phase "torture (make docs and the consumer check beside it)"
+    phase "torture (make docs, make man and the consumer check beside it)"
     for job in docs:$docs_pid consumer-check:$consumer_pid; do
         status=0
         wait "${job#*:}" || status=$?
         cat ".build/${job%%:*}.log"
         [ "$status" -eq 0 ] || { echo "test: ${job%%:*} failed (above)" >&2; exit 1; }
     done
-    phase "docs and consumer check, after the campaign"
+    phase "docs, man and consumer check, after the campaign"
 fi
 echo "test: passed in $SECONDS s (${phases%, })"
