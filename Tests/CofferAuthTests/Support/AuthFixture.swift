@@ -18,7 +18,7 @@ final class AuthFixture: Sendable {
     /// Starts a dev backend with `configure` applied to its configuration (the fixture's clock is injected).
     static func start(configure: (inout DevBackend.Configuration) -> Void = { _ in }) async throws -> AuthFixture {
         let clock = TestClock()
-        var configuration = DevBackend.Configuration(now: { clock.now }, maxHang: .seconds(5), logger: quietLogger)
+        var configuration = DevBackend.Configuration(now: { clock.now }, maxHang: Self.maxHang, logger: quietLogger)
         configure(&configuration)
         let backend = try await DevBackend.start(configuration)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coffer-auth-\(UUID().uuidString)")
@@ -38,6 +38,12 @@ final class AuthFixture: Sendable {
     /// loaded 2-core machine can take most of a second to answer a loopback request
     /// (ClientAccessTests.testAnsweredChallengeSetsUserIdentity timed out at 700 ms).
     static let requestTimeout = Duration.milliseconds(TestTiming.limit(milliseconds: 2000))
+    /// The longest a request that fails at its deadline may take: the deadline and a second more.
+    /// One that ends later waited for ``maxHang``.
+    static let noHang = Duration.milliseconds(TestTiming.limit(milliseconds: 3000))
+    /// When the dev backend gives up a hang and answers 503: well past ``noHang``, so that a
+    /// client that waited for it fails the test rather than passing by luck.
+    static let maxHang = Duration.milliseconds(TestTiming.limit(milliseconds: 6000))
 
     /// A facade on the dev backend, with the fixture's clock and short deadlines.
     func authorization(
