@@ -35,8 +35,10 @@ final class Variant {
     static func objectPath(_ path: String) -> Variant { Variant(taking: g_variant_new_object_path(path)) }
 
     static func bytes(_ bytes: [UInt8]) -> Variant {
-        bytes.withUnsafeBytes { buffer in
-            Variant(taking: g_variant_new_fixed_array(coffer_variant_type("y"), buffer.baseAddress, gsize(buffer.count), 1))
+        withVariantType("y") { type in
+            bytes.withUnsafeBytes { buffer in
+                Variant(taking: g_variant_new_fixed_array(type, buffer.baseAddress, gsize(buffer.count), 1))
+            }
         }
     }
 
