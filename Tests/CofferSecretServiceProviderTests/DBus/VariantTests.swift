@@ -22,4 +22,33 @@ final class VariantTests: XCTestCase {
             XCTAssertEqual(Variant.stringMap([:]).typeString, "a{ss}")
         }
     }
+
+    /// A byte array has type `ay` and holds its bytes. Under AddressSanitizer its type string
+    /// was read after it was freed at every session's open (the literal "y" bridged to a
+    /// temporary C string for the cast only): `make sanitize` (address) is its regression test,
+    /// with 15 reports in the provider's tests before the fix and none after.
+    func testByteArraysHaveTypeAyAndTheirBytes() {
+        let bytes: [UInt8] = [0, 1, 0xfe, 0xff]
+        XCTAssertEqual(Variant.bytes(bytes).typeString, "ay")
+        XCTAssertEqual(Variant.bytes([]).typeString, "ay")
+    }
+
+    /// The cast that `G_VARIANT_TYPE` stands for is reached only through
+    /// `Variant.withVariantType`, which keeps the C string alive for the whole GLib call: the
+    /// two defects above were each a call of it that Swift gave a temporary C string.
+    func testTheTypeCastIsCalledOnlyWhereItsStringLivesThroughTheCall() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
+        var calls: [String] = []
+        let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+        while let file = files?.nextObject() as? URL {
+            guard file.pathExtension == "swift" else { continue }
+            let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            for (number, line) in lines.enumerated() where line.contains("coffer_variant_type(") && !line.contains("///") {
+                calls.append("\(file.lastPathComponent):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        XCTAssertEqual(calls.count, 1, "\(calls)")
+        XCTAssertTrue(calls.first?.contains("text.withCString { body(coffer_variant_type($0)) }") == true, "\(calls)")
+    }
 }
