@@ -189,8 +189,8 @@ final class DevBackendOpenIDTests: XCTestCase {
     /// A refresh that fails in transport keeps the session: a connection cut before any reply,
     /// a reply that never comes (the request's deadline), and the server gone (connection
     /// refused). Each is transient; the next refresh succeeds with the same stored session.
-    /// The next refresh is another client's, on the same store, with the usual deadline: only
-    /// the failing one needs a short deadline, and a loaded machine may take longer than that.
+    /// The login and the next refresh are another client's, on the same store, with the usual
+    /// deadline: only the failing refresh needs a short one, which a loaded machine can overrun.
     func testARefreshFailingInTransportKeepsTheSession() async throws {
         let configuration = configuration()
         var short = configuration
@@ -198,7 +198,7 @@ final class DevBackendOpenIDTests: XCTestCase {
         let provider = try await provider()
         let client = OpenIDClient(provider: provider, clientID: "coffer-native", store: fixture.vault, configuration: short)
         let patient = OpenIDClient(provider: provider, clientID: "coffer-native", store: fixture.vault, configuration: configuration)
-        _ = try await browserLogin(client).1.get()
+        _ = try await browserLogin(patient).1.get()
         for fault in [Fault.cutConnection(prefix: ""), .hang] {
             fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
             fixture.backend.faults.inject(fault, on: .token)
