@@ -130,12 +130,22 @@ def main():
             except queue.Empty:
                 break
             log = os.path.join(logs, name + ".log")
+            if os.path.exists(log):
+                os.remove(log)  # a log of an earlier run must not stand for this one
             began = time.monotonic()
-            worker.stdin.write(f"{spec}\t{log}\n")
-            worker.stdin.flush()
-            answer = worker.stdout.readline().split() or ["worker-ended", "0"]
+            try:
+                worker.stdin.write(f"{spec}\t{log}\n")
+                worker.stdin.flush()
+                answer = worker.stdout.readline().split() or ["worker-ended", "0"]
+            except BrokenPipeError:
+                answer = ["worker-ended", "0"]
             report(name, count, answer[0], float(answer[1]), log, time.monotonic() - began)
-        worker.stdin.close()
+            if answer[0] == "worker-ended":
+                break  # the other workers take the rest; the total shows what never ran
+        try:
+            worker.stdin.close()
+        except BrokenPipeError:
+            pass
         worker.wait()
 
     def report(name, count, status, cpu, log, took):
