@@ -47,7 +47,10 @@ def main():
             os.dup2(slave, fd)
         os.close(master)
         os.execv(program[0], program)
-    os.setpgid(pid, pid)
+    try:
+        os.setpgid(pid, pid)
+    except PermissionError:
+        pass  # the child has already made its group and run the program (setpgid then says EACCES)
     os.tcsetpgrp(slave, pid)
     report = {}
 
