@@ -32,6 +32,14 @@ CLASS_DEADLINE = 600 * max(1, int(os.environ.get("COFFER_TEST_TIME_SCALE", "1") 
 EXECUTED = re.compile(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?")
 
 
+def kill_group(group):
+    """SIGKILL to a process group that may have ended meanwhile."""
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def serve(bundle):
     """A worker: reads `SPEC<TAB>LOG` lines, runs each in its own XCTest process, answers its status."""
     for line in sys.stdin:
@@ -39,7 +47,7 @@ def serve(bundle):
         with open(log, "wb") as output:
             child = subprocess.Popen([bundle, spec], stdout=output, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, cwd=ROOT, start_new_session=True)
-            timer = threading.Timer(CLASS_DEADLINE, os.killpg, (child.pid, signal.SIGKILL))
+            timer = threading.Timer(CLASS_DEADLINE, kill_group, (child.pid,))
             timer.start()
             _, code, usage = os.wait4(child.pid, 0)
             overran = not timer.is_alive()
