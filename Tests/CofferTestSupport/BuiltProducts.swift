@@ -1,4 +1,6 @@
+import CofferBase
 import Foundation
+import Glibc
 
 /// Executables built beside the test bundle (`coffer`, `coffer-test-helper`).
 public enum BuiltProducts {
@@ -12,4 +14,48 @@ public enum BuiltProducts {
     public static func executable(_ name: String) -> URL {
         folder.appendingPathComponent(name)
     }
+
+    /// The built program `name` at a path another user can run: the build folder's own when
+    /// every folder above it lets others pass, else a link (or copy) in a folder of /tmp that
+    /// does. Tests that run a program as another uid (setpriv) use this: a clone in a private
+    /// folder (`mktemp -d`, 0700) would otherwise fail with "Permission denied" at exec.
+    public static func executableForOtherUsers(_ name: String) throws -> URL {
+        let built = executable(name)
+        if isReachableByOthers(built.path) { return built }
+        let shared = try sharedFolder.get()
+        let target = shared.appendingPathComponent(name)
+        unlink(target.path)
+        if link(built.path, target.path) != 0 {
+            try FileManager.default.copyItem(at: built, to: target)
+        }
+        chmod(target.path, 0o755)
+        return target
+    }
+
+    /// Whether a user with no rights but the world's may run the file at `path` (mode bits only).
+    public static func isReachableByOthers(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        while true {
+            guard stat(folder.path, &info) == 0, info.st_mode & S_IXOTH != 0 else { return false }
+            if folder.path == "/" { return true }
+            folder = folder.deletingLastPathComponent()
+        }
+    }
+
+    /// One folder per test process, removed when it exits.
+    private static let sharedFolder = Result { () throws -> URL in
+        var template = Array("/tmp/coffer-shared-bin-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw MissingPrerequisite.error("cannot make a folder in /tmp for programs run as another user") }
+        let path = String(cString: made)
+        chmod(path, 0o755)
+        sharedFolderPath.withLock { $0 = path }
+        atexit {
+            if let path = BuiltProducts.sharedFolderPath.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) }
+        }
+        return URL(fileURLWithPath: path)
+    }
+
+    private static let sharedFolderPath = Guarded<String?>(nil)
 }

@@ -20,7 +20,7 @@ final class OwnToolsIdentityTests: CLITestCase {
         chown(home.path, 65534, 65534)
         chmod(home.path, 0o700)
         chmod(folder.url.path, 0o755)
-        let coffer = BuiltProducts.executable("coffer").path
+        let coffer = try BuiltProducts.executableForOtherUsers("coffer").path
         let vaultPath = home.appendingPathComponent("nobody.vault").path
         let environment: [String: String?] = [
             "COFFER_AGENT_SOCKET": home.appendingPathComponent("agent.sock").path, "COFFER_VAULT": vaultPath,
@@ -45,7 +45,7 @@ final class OwnToolsIdentityTests: CLITestCase {
         let set = try run(["set", "mail", "ada"], stdin: Data("s3cret".utf8), passphrase: false)
         XCTAssertEqual(set.status, 0, set.stderrText)
         let owner = try ChildProcess.run(
-            "/usr/bin/setpriv", asNobody + [BuiltProducts.executable("coffer-test-helper").path, "owner", vaultPath, "mail", "ada"],
+            "/usr/bin/setpriv", asNobody + [BuiltProducts.executableForOtherUsers("coffer-test-helper").path, "owner", vaultPath, "mail", "ada"],
             environment: environment)
         XCTAssertEqual(owner.stdoutText, URL(fileURLWithPath: coffer).resolvingSymlinksInPath().path + "\n", owner.stderrText)
         let get = try run(["get", "mail", "ada"], passphrase: false)

@@ -130,7 +130,7 @@ final class AgentCommandTests: CLITestCase {
         let socket = agentFolder.appendingPathComponent("agent.sock").path
         let agent = try ChildProcess.start(
             "/usr/bin/setpriv",
-            ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"],
+            ["--reuid=65534", "--regid=65534", "--clear-groups", try BuiltProducts.executableForOtherUsers("coffer").path, "agent", "start", "--foreground"],
             environment: ["COFFER_AGENT_SOCKET": socket, "HOME": "/nonexistent"])
         defer { agent.stop() }
         // A raw exchange: AgentClient itself would refuse this agent (another uid) before sending.

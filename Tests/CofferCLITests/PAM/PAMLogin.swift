@@ -16,7 +16,7 @@ final class PAMLogin {
     /// The module under test, as `make pam` builds it (scripts/pam-module.sh).
     let module: URL
     /// The coffer executable the module runs, unless a test names another.
-    let coffer = BuiltProducts.executable("coffer").path
+    let coffer: String
     /// pam_wrapper's test modules (pam_matrix, pam_set_items).
     let wrapperModules: String
     /// libpam_wrapper.so and libnss_wrapper.so, for LD_PRELOAD.
@@ -36,6 +36,7 @@ final class PAMLogin {
         let libraries = try ChildProcess.run("pkg-config", ["--libs", "pam_wrapper", "nss_wrapper"])
         let modules = try ChildProcess.run("pkg-config", ["--variable=modules", "pam_wrapper"])
         module = try Self.builtModule.get()
+        coffer = try BuiltProducts.executableForOtherUsers("coffer").path
         wrapperModules = modules.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
         preload = libraries.stdoutText.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard libraries.status == 0, modules.status == 0, FileManager.default.fileExists(atPath: "\(wrapperModules)/pam_matrix.so") else {

@@ -20,7 +20,7 @@ final class ProcessHardeningTests: CLITestCase {
             throw XCTSkip("the /proc ownership check runs a coffer as another user: it needs root and setpriv")
         }
         let other = try ChildProcess.start(
-            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", BuiltProducts.executable("coffer").path, "--passphrase-fd", "3", "doctor"],
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try BuiltProducts.executableForOtherUsers("coffer").path, "--passphrase-fd", "3", "doctor"],
             environment: ["COFFER_VAULT": "/nonexistent/v.vault"], inputs: [0: Data(), 3: nil])
         defer { other.stop() }
         let otherPID = other.pid
