@@ -19,7 +19,7 @@ struct AgentCommand: ParsableCommand {
             else $XDG_STATE_HOME/coffer/run/agent.sock (~/.local/state/coffer/run/agent.sock). \
             No command starts it for you. docs/agent.md has the protocol.
             """,
-        subcommands: [Start.self, Stop.self, AgentStatus.self])
+        subcommands: [Start.self, Stop.self, AgentStatus.self, Share.self, Unshare.self])
 
     @ParentCommand var root: CofferCommand
 
