@@ -24,7 +24,9 @@ final class SharedSocket: Sendable {
     init(path: String, filter: ShareFilter, lifetime: Duration, now: Date) throws(CofferError) {
         listener = try AgentSocket.listen(path: path)
         var info = stat()
-        guard stat(path, &info) == 0, let wakeup = try? AgentLoopWakeup() else {
+        // The loop accepts until the backlog is empty: a blocking accept would hang it.
+        let flags = fcntl(listener, F_GETFL)
+        guard flags >= 0, fcntl(listener, F_SETFL, flags | O_NONBLOCK) == 0, stat(path, &info) == 0, let wakeup = try? AgentLoopWakeup() else {
             close(listener)
             unlink(path)
             throw .storageUnavailable(reason: "cannot serve a share at \(path)")

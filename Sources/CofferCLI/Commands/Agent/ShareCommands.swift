@@ -49,7 +49,9 @@ extension AgentCommand {
         }
 
         func run() throws {
-            let vault = try VaultPaths.real(try agent.root.vault.url())
+            // A vault that does not exist here is the agent's to refuse (a share's socket refuses any share).
+            let url = try agent.root.vault.url()
+            let vault = (try? VaultPaths.real(url)) ?? url.standardizedFileURL.path
             let socketPath = URL(fileURLWithPath: socket).standardizedFileURL.path
             let scope: ShareGrant.Scope
             if let program {
