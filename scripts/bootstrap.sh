@@ -8,7 +8,8 @@
 #                                the provider's tests drive (Seahorse under Xvfb among them), pamtester
 #                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests,
 #                                perl and node (scripts for the identity tests), and the pinentry
-#                                programs the pinentry prompter runs (in tmux and under Xvfb)
+#                                programs the pinentry prompter runs (in tmux and under Xvfb), and
+#                                bubblewrap, openssh-server and -client and podman for `agent share`'s tests
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)

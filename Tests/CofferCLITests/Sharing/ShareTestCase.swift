@@ -8,8 +8,8 @@ import XCTest
 /// container): a share of one service serves that service's item and nothing else of the user's,
 /// refuses a write while read-only, manages no agent, and ends at `unshare` and on time.
 ///
-/// The user's vault holds `granted/alice` (the share's), `other/bob` and an internet password for
-/// `registry.example` (docker's); a second vault the agent also holds has its own
+/// The user's vault holds `granted/alice` (the share's), `other/bob`, and internet passwords for
+/// `registry.example` (docker's) and `https://git.example` (git's); a second vault the agent also holds has its own
 /// `granted/alice`. Inside, the programs see only the share's socket.
 class ShareTestCase: CLITestCase {
     /// The second vault the agent holds: a share of the first must not reach it.
@@ -31,6 +31,10 @@ class ShareTestCase: CLITestCase {
             BuiltProducts.executable("docker-credential-coffer"), ["store"], environment: baseEnvironment,
             stdin: Data(#"{"ServerURL":"registry.example","Username":"robot","Secret":"registry token"}"#.utf8))
         XCTAssertEqual(docker.status, 0, docker.stderrText)
+        let git = try ChildProcess.run(
+            BuiltProducts.executable("git-credential-coffer"), ["store"], environment: baseEnvironment,
+            stdin: Data("protocol=https\nhost=git.example\nusername=ada\npassword=git password\n\n".utf8))
+        XCTAssertEqual(git.status, 0, git.stderrText)
         let other = ["COFFER_VAULT": otherVault.path]
         XCTAssertEqual(try coffer(["init", "--kdf", "interactive"], environment: other).status, 0)
         XCTAssertEqual(try coffer(["set", "granted", "alice"], stdin: Data("other vault's secret".utf8), environment: other).status, 0)
@@ -129,6 +133,23 @@ class ShareTestCase: CLITestCase {
         // Read here with the vault's passphrase: the item's owner is the program that wrote it inside.
         XCTAssertEqual(try coffer(["get", "granted", "carol", "--no-agent"]).stdoutText, "written inside", file: file, line: line)
         XCTAssertEqual(try coffer(["get", "other", "carol", "--no-agent"]).exitStatus, .notFound, file: file, line: line)
+
+        // Internet passwords: docker's helper reads its registry's, and git's none; then the other way round.
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0, file: file, line: line)
+        let gitQuestion = Data("protocol=https\nhost=git.example\n\n".utf8)
+        try share(["--internet", "--service", "registry.example"], file: file, line: line)
+        let registry = try inside(["docker-credential-coffer", "get"], environment, Data("registry.example".utf8))
+        XCTAssertEqual(registry.status, 0, registry.stderrText, file: file, line: line)
+        XCTAssertTrue(registry.stdoutText.contains("registry token"), registry.stdoutText, file: file, line: line)
+        let noGit = try inside(["git-credential-coffer", "get"], environment, gitQuestion)
+        XCTAssertFalse(noGit.stdoutText.contains("git password"), "git's item is outside the grant", file: file, line: line)
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0, file: file, line: line)
+        try share(["--internet", "--service", "https://git.example"], file: file, line: line)
+        let gitAnswer = try inside(["git-credential-coffer", "get"], environment, gitQuestion)
+        XCTAssertEqual(gitAnswer.status, 0, gitAnswer.stderrText, file: file, line: line)
+        XCTAssertTrue(gitAnswer.stdoutText.contains("password=git password"), gitAnswer.stdoutText, file: file, line: line)
+        XCTAssertNotEqual(try inside(["docker-credential-coffer", "get"], environment, Data("registry.example".utf8)).status, 0,
+                          "docker's item is outside the grant", file: file, line: line)
 
         // The agent's stop ends the share too, and the log has its own entries.
         let log = try coffer(["access", "log", "--json", "--no-agent"])
