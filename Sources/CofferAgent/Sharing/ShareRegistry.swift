@@ -33,11 +33,6 @@ package final class ShareRegistry: Sendable {
         }
     }
 
-    /// The socket paths of the shares being served.
-    package var sockets: [String] {
-        shares.withLock { Array($0.keys).sorted() }
-    }
-
     /// Ends every share (the agent stops), each logged `stopped` while its vault is still held.
     package func endAll() {
         for share in shares.withLock({ Array($0.values) }) { share.end(.stopped, by: nil) }
