@@ -111,6 +111,9 @@ class ShareTestCase: CLITestCase {
         // unshare: the socket goes, a connection held open on it closes, and inside nothing answers.
         let held = try AgentSocket.connect(path: shareSocket.path, timeout: .seconds(5))
         defer { close(held) }
+        // Served and kept open (identify), so that the close below is the share's doing.
+        XCTAssertTrue(AgentSocket.write(AgentRequest.identify.message, to: held), file: file, line: line)
+        XCTAssertNotNil(AgentSocket.read(from: held), "the share answers identify", file: file, line: line)
         let unshared = try coffer(["agent", "unshare", shareSocket.path])
         XCTAssertEqual(unshared.status, 0, unshared.stderrText, file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: shareSocket.path), "the socket is removed", file: file, line: line)
