@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ``Keychain/init(service:)`` uses the login vault this way. The agent may ask the person
 /// whether this program may use another program's item, so an item call may wait as long as the
-/// prompt does (``AgentClient/itemTimeout``).
+/// prompt does (150 s).
 public struct AgentStore: CredentialStore {
     package let client: AgentClient
     /// The vault's real path, as the agent names it.

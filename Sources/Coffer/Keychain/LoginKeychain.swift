@@ -6,7 +6,7 @@ import Glibc
 /// which program each client is, makes it the owner of what it stores, and applies the vault's
 /// access policy (docs/keychain-model.md).
 ///
-/// The process keeps one connection to the agent for all its requests (``KeptAgentConnection``),
+/// The process keeps one connection to the agent for all its requests,
 /// opened again when the agent closes it. ``Keychain/init(service:)`` is the usual way in.
 public enum LoginKeychain {
     /// How long finding the agent may take: a live agent answers at once; a stuck one is given
