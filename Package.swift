@@ -192,7 +192,11 @@ let package = Package(
             path: "Tests/CofferTestSupport"),
         .testTarget(
             name: "CofferTests",
-            dependencies: ["Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport"],
+            dependencies: [
+                "Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport",
+                // The login keychain's tests run the built agent.
+                .target(name: "CofferCLI", condition: tools),
+            ],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),

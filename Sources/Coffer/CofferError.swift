@@ -48,6 +48,10 @@ public enum CofferError: Error, Sendable, Hashable {
     /// person said no, nobody could be asked, or the policy is strict. `coffer access grant`
     /// adds a program to an item's access list (docs/security.md, "Per-application access").
     case accessDenied(program: String)
+    /// No Coffer agent answers at the socket the login keychain uses (``Keychain/init(service:)``):
+    /// none runs, it died, or it is stuck. `reason` says which, and how to start one. Nothing
+    /// was opened in this process instead.
+    case agentUnavailable(reason: String)
 }
 
 extension CofferError: CustomStringConvertible {
@@ -73,6 +77,7 @@ extension CofferError: CustomStringConvertible {
         case .accessDenied(let program):
             "access denied to \(TerminalText.escaped(program)): the vault's access policy keeps it from this item; "
                 + "`coffer access grant SERVICE ACCOUNT PROGRAM` allows it (docs/access.md)"
+        case .agentUnavailable(let reason): "the Coffer agent is unavailable: \(reason)"
         }
     }
 }

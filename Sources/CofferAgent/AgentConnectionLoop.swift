@@ -15,8 +15,8 @@ final class AgentConnectionLoop {
     /// Who is at the other end of each connection, taken at the accept.
     private let callers: CallerResolver
     /// Hands a whole request, the caller that sent it and what cancels a prompt for it to the
-    /// workers; its reply comes back through `wakeup`.
-    private let dispatch: (UInt64, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void
+    /// workers; its reply goes out through the channel, and comes back through `wakeup`.
+    private let dispatch: (ReplyChannel, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void
     /// Runs about once a second (the vaults' timeouts).
     private let housekeeping: () -> Void
     private var connections: [UInt64: AgentConnection] = [:]
@@ -30,7 +30,7 @@ final class AgentConnectionLoop {
 
     init(
         listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup, callers: CallerResolver,
-        dispatch: @escaping (UInt64, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void, housekeeping: @escaping () -> Void
+        dispatch: @escaping (ReplyChannel, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void, housekeeping: @escaping () -> Void
     ) {
         self.listener = listener
         self.limits = limits
@@ -40,8 +40,9 @@ final class AgentConnectionLoop {
         self.housekeeping = housekeeping
         var files = rlimit()
         let openFiles = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &files) == 0 ? Int(clamping: files.rlim_cur) : 1024
-        // Two descriptors a connection: its socket and its peer's pidfd.
-        capacity = max(1, min(limits.maxConnections, (openFiles - Self.reservedDescriptors) / 2))
+        // Three descriptors a connection: its socket, its peer's pidfd, and the socket's duplicate
+        // while a worker answers it (``ReplyChannel``).
+        capacity = max(1, min(limits.maxConnections, (openFiles - Self.reservedDescriptors) / 3))
     }
 
     /// Serves until ``AgentLoopWakeup/requestStop()``; then writes the replies that are ready
@@ -107,6 +108,9 @@ final class AgentConnectionLoop {
                 dismiss(connection, .invalidArgument(reason: "this agent serves only its own user"))
                 continue
             }
+            // A worker may have answered a connection that still counts here (its client has the
+            // reply, and may be this new connection): settle the answered ones first.
+            if connections.count >= capacity { deliverReplies() }
             guard connections.count < capacity || closeOldestIdle() else {
                 dismiss(connection, .storageUnavailable(reason: "the agent is busy: all \(capacity) connections are serving requests; try again"))
                 continue
@@ -168,7 +172,7 @@ final class AgentConnectionLoop {
         }
         if case .identify = request { connection.keepsOpen = true }
         connection.state = .working
-        dispatch(connection.id, request, connection.caller, connection.cancellation)
+        dispatch(ReplyChannel(connection: connection.id, socket: connection.descriptor, wakeup: wakeup), request, connection.caller, connection.cancellation)
     }
 
     private func deliverReplies() {

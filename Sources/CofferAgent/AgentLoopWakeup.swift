@@ -27,9 +27,15 @@ final class AgentLoopWakeup: Sendable {
     /// What the loop polls.
     var descriptor: Int32 { readEnd }
 
-    /// Hands the loop the reply frame for `connection`.
-    func post(_ frame: OutgoingFrame, for connection: UInt64) {
-        replies.withLock { $0.append((connection, frame)) }
+    /// Hands the loop the reply frame for `connection`, after writing what `socket` (a duplicate
+    /// of the connection's, or `nil`) takes now. The write and the hand-over are one step for
+    /// the loop: once the client has a reply, ``takeReplies()`` returns its frame, so a loop that
+    /// takes the replies before it counts its connections sees that one answered.
+    func post(_ frame: OutgoingFrame, for connection: UInt64, sendingFirstOn socket: Int32? = nil) {
+        replies.withLock { replies in
+            if let socket { _ = frame.write(to: socket) }
+            replies.append((connection, frame))
+        }
         wake()
     }
 

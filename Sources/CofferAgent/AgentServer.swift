@@ -43,22 +43,20 @@ package final class AgentServer: Sendable {
         let prompting = AgentWorkerPool(threads: limits.promptWorkers, name: "coffer agent prompt")
         let loop = AgentConnectionLoop(
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-            dispatch: { [handler, wakeup, callers, shares] connection, request, peer, cancellation in
+            dispatch: { [handler, wakeup, callers, shares] channel, request, peer, cancellation in
                 let workers = if case .unlock = request { unlocking } else { quick }
                 workers.submit {
                     let caller = peer.caller(using: callers)
-                    if let reply = shares.answer(request, from: caller?.program) {
-                        return wakeup.post(OutgoingFrame(reply.message), for: connection)
-                    }
+                    if let reply = shares.answer(request, from: caller?.program) { return channel.send(reply) }
                     // The shares end, logged, while their vaults are still held.
                     if case .stop = request { shares.endAll() }
                     guard let reply = handler.handleWithoutAsking(request, from: caller) else {
                         // The person is asked: on a thread of its own, holding up no other client.
                         return prompting.submit {
-                            wakeup.post(OutgoingFrame(handler.handle(request, from: caller, cancellation: cancellation).message), for: connection)
+                            channel.send(handler.handle(request, from: caller, cancellation: cancellation))
                         }
                     }
-                    wakeup.post(OutgoingFrame(reply.message), for: connection)
+                    channel.send(reply)
                     if case .stop = request { wakeup.requestStop() }
                 }
             },

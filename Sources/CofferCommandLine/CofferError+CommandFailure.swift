@@ -12,7 +12,7 @@ extension CofferError: CommandFailure {
         case .invalidArgument: .usage
         case .secretTooLarge, .notUTF8: .dataError
         case .vaultNotFound: .noVault
-        case .storageUnavailable, .secretServiceUnavailable: .unavailable
+        case .storageUnavailable, .secretServiceUnavailable, .agentUnavailable: .unavailable
         case .vaultExists: .alreadyExists
         case .insecurePermissions: .insecurePermissions
         case .timeout: .timedOut

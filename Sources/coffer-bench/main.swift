@@ -10,6 +10,7 @@ let suites: [String: () async throws -> Void] = [
     "auth": AuthBenchmark.run,
     "identity": IdentityBenchmark.run,
     "secret-service-access": SecretServiceAccessBenchmark.run,
+    "keychain": KeychainBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"

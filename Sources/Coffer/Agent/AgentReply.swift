@@ -174,6 +174,7 @@ enum ErrorCoding {
         case .timeout: (16, "", nil)
         case .machineKey(let failure): (18, MachineKeyCoding.encode(failure), nil)
         case .accessDenied(let program): (19, "", program)
+        case .agentUnavailable(let reason): (20, reason, nil)
         }
     }
 
@@ -199,6 +200,7 @@ enum ErrorCoding {
         case 15: return .secretServiceUnavailable(reason: text)
         case 16: return .timeout
         case 19: return .accessDenied(program: path ?? "")
+        case 20: return .agentUnavailable(reason: text)
         case 18: return MachineKeyCoding.decode(text).map { .machineKey($0) } ?? .storageUnavailable(reason: "the agent: \(text)")
         default: return .storageUnavailable(reason: "the agent: \(text.isEmpty ? "protocol error" : text)")
         }

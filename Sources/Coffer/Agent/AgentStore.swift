@@ -1,16 +1,41 @@
 import Foundation
 
 /// A vault the agent holds unlocked, used as any ``CredentialStore``: each call is one request
-/// to the agent, which performs it on its own unlocked copy. Get one with
-/// ``AgentClient/store(for:)``, which first asks whether the agent holds the vault.
-package struct AgentStore: CredentialStore {
+/// to the agent, which performs it on its own unlocked copy, for the program it identified at
+/// connection (docs/security.md, "Per-application access").
+///
+/// ``Keychain/init(service:)`` uses the login vault this way. The agent may ask the person
+/// whether this program may use another program's item, so an item call may wait as long as the
+/// prompt does (150 s).
+public struct AgentStore: CredentialStore {
     package let client: AgentClient
-    /// The vault's real path.
+    /// The vault's real path, as the agent names it.
     package let vault: String
+    /// Whether the store keeps one identified connection to the agent for its requests, opening
+    /// it again when the agent has closed it (``KeptAgentConnection``). Coffer's own tools keep
+    /// theirs from before they made themselves not dumpable, and must not open another later.
+    package let keepsConnection: Bool
+
+    package init(client: AgentClient, vault: String, keepsConnection: Bool = false) {
+        self.client = client
+        self.vault = vault
+        self.keepsConnection = keepsConnection
+    }
 
     private func send(_ request: AgentRequest) throws(CofferError) -> AgentReply {
+        if keepsConnection, !KeptAgentConnection.isKept(for: client.path) {
+            KeptAgentConnection.open(path: client.path, timeout: AgentClient.holdsTimeout)
+        }
         let reply: AgentReply
-        do { reply = try client.send(request) } catch { throw .storageUnavailable(reason: "the agent: \(error)") }
+        do {
+            reply = try client.send(request)
+        } catch .noAgent {
+            throw LoginKeychain.unavailable(.noAgent, at: client.path)
+        } catch .stale(let reason) {
+            throw LoginKeychain.unavailable(.stale(reason), at: client.path)
+        } catch {
+            throw .storageUnavailable(reason: "the agent: \(error)")
+        }
         switch reply {
         case .failure(let error): throw error
         case .notHeld: throw .locked
@@ -18,33 +43,38 @@ package struct AgentStore: CredentialStore {
         }
     }
 
-    package func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+    public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        // Checked here as every store checks it: a request past the limits cannot be encoded.
+        try Limits.checkItem(secret, for: id, options: options)
         _ = try send(.set(vault: vault, id: id, secret: secret, options: options))
     }
 
-    package func item(for id: ItemID) throws(CofferError) -> Item? {
+    public func item(for id: ItemID) throws(CofferError) -> Item? {
+        try id.validate()
         guard case .item(let item) = try send(.item(vault: vault, id: id)) else { throw Self.unexpected }
         return item
     }
 
-    package func secret(for id: ItemID) throws(CofferError) -> Data? {
+    public func secret(for id: ItemID) throws(CofferError) -> Data? {
+        try id.validate()
         guard case .secret(let secret) = try send(.secret(vault: vault, id: id)) else { throw Self.unexpected }
         return secret
     }
 
     @discardableResult
-    package func remove(_ id: ItemID) throws(CofferError) -> Bool {
+    public func remove(_ id: ItemID) throws(CofferError) -> Bool {
+        try id.validate()
         guard case .count(let count) = try send(.remove(vault: vault, id: id)) else { throw Self.unexpected }
         return count > 0
     }
 
-    package func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
+    public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
         guard case .items(let items) = try send(.items(vault: vault, query: query)) else { throw Self.unexpected }
         return items
     }
 
     @discardableResult
-    package func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
+    public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
         guard case .count(let count) = try send(.removeAll(vault: vault, query: query)) else { throw Self.unexpected }
         return count
     }

@@ -22,21 +22,30 @@ package enum KeptAgentConnection {
     /// are to be read later). Returns whether a connection is kept; on any failure nothing is.
     @discardableResult
     package static func open(path: String, timeout: Duration, reserved: [Int32] = []) -> Bool {
+        (try? connect(path: path, timeout: timeout, reserved: reserved)) != nil
+    }
+
+    /// ``open(path:timeout:reserved:)``, saying why nothing is kept.
+    package static func connect(path: String, timeout: Duration, reserved: [Int32] = []) throws(AgentSocket.Unreachable) {
         close()
         let client = AgentClient(path: path, timeout: timeout)
-        guard var descriptor = try? AgentSocket.connect(path: path, timeout: timeout) else { return false }
+        var descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         if reserved.contains(descriptor), let highest = reserved.max() {
             let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, highest + 1)
             Glibc.close(descriptor)
-            guard moved >= 0 else { return false }
+            guard moved >= 0 else { throw .broken("cannot move the connection's descriptor: \(AgentSocket.describe(errno))") }
             descriptor = moved
         }
-        guard (try? client.checkPeer(descriptor)) != nil, case .agent? = try? exchange(.identify, over: descriptor, timeout: timeout) else {
+        do throws(AgentSocket.Unreachable) {
+            try client.checkPeer(descriptor)
+            guard case .agent = try exchange(.identify, over: descriptor, timeout: timeout) else {
+                throw .broken("the agent did not identify this process")
+            }
+        } catch {
             Glibc.close(descriptor)
-            return false
+            throw error
         }
         kept.withLock { $0 = Kept(path: path, descriptor: descriptor) }
-        return true
     }
 
     /// Closes the kept connection, if any: later requests go over connections of their own.

@@ -14,9 +14,7 @@ public final class InMemoryStore: CredentialStore {
 
     /// Creates or replaces the item, keeping `created` from the item it replaces.
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
-        try id.validate()
-        try options.validate(for: id.itemClass)
-        try Limits.checkSecret(size: secret.count)
+        try Limits.checkItem(secret, for: id, options: options)
         let now = now()
         items.withLock { items in
             let previous = items[id].flatMap { $0.attributes.isExpired(at: now) ? nil : $0 }

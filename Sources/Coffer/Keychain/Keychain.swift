@@ -3,7 +3,7 @@ import Foundation
 /// The one-line API for the common case: secrets for one service, by account.
 ///
 /// ```swift
-/// let keychain = try Keychain(service: "com.example.app", unlock: .passphrase(p))
+/// let keychain = try Keychain(service: "com.example.app")   // the login keychain, through the agent
 /// try keychain.set("s3cret", for: "john")
 /// let password = try keychain.string(for: "john")   // "s3cret"
 /// ```
@@ -32,6 +32,29 @@ public struct Keychain: Sendable {
         self.service = server
         self.itemClass = .internetPassword
         self.store = store
+    }
+
+    /// The app's keychain for `service`: the user's login keychain through the agent
+    /// (``LoginKeychain``), with no unlock argument. The agent knows which program this is, and
+    /// makes it the owner of what it stores.
+    ///
+    /// Throws ``CofferError/agentUnavailable(reason:)`` within ``LoginKeychain/connectTimeout``
+    /// when no agent runs, saying how to start one; it never opens a vault in process instead
+    /// (``init(service:fallback:)`` does, when asked).
+    public init(service: String) throws(CofferError) {
+        self.init(service: service, store: try LoginKeychain.store())
+    }
+
+    /// The login keychain as ``init(service:)``, or, when no agent answers
+    /// (``CofferError/agentUnavailable(reason:)`` and nothing else), the app's own `fallback`.
+    public init(service: String, fallback: Fallback) throws(CofferError) {
+        do throws(CofferError) {
+            try self.init(service: service)
+        } catch .agentUnavailable {
+            switch fallback {
+            case .vault(let url, let credential): try self.init(service: service, vault: url, unlock: credential)
+            }
+        }
     }
 
     /// A keychain for `service` in the vault at `vault` (default: ``Vault/defaultURL(name:)``),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Size limits every store enforces. Past them, writes fail with a typed error and nothing is stored.
 public enum Limits {
     /// The largest secret: 1 MiB. Larger secrets fail with ``CofferError/secretTooLarge(size:limit:)``.
@@ -22,5 +24,13 @@ public enum Limits {
 
     static func checkSecret(size: Int) throws(CofferError) {
         guard size <= maxSecretBytes else { throw .secretTooLarge(size: size, limit: maxSecretBytes) }
+    }
+
+    /// Checks an item about to be set against these limits and its class, before anything is
+    /// written or sent: every store's `set` starts here.
+    static func checkItem(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
+        try id.validate()
+        try options.validate(for: id.itemClass)
+        try checkSecret(size: secret.count)
     }
 }

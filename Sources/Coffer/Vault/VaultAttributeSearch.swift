@@ -77,7 +77,7 @@ extension Vault {
     /// owned by `owner`; one that exists keeps its owner and access list.
     @discardableResult
     package func store(_ secret: Data, for id: ItemID, options: ItemOptions, owner: Program? = Program.current()) throws(CofferError) -> [UInt8] {
-        try Self.check(secret, for: id, options: options)
+        try Limits.checkItem(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
@@ -93,7 +93,7 @@ extension Vault {
     /// Returns the new row key; throws ``CofferError/itemNotFound`` when `old` holds no live
     /// item any more.
     package func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
-        try Self.check(secret, for: id, options: options)
+        try Limits.checkItem(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in

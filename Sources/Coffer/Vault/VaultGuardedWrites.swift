@@ -21,7 +21,7 @@ extension Vault {
         _ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions(), owner: Program?,
         replacingIf admits: (ItemAccess) -> Bool
     ) throws(CofferError) -> GuardedSet {
-        try Self.check(secret, for: id, options: options)
+        try Limits.checkItem(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) -> GuardedSet in

@@ -36,7 +36,7 @@ extension Vault {
     package func set(
         _ secret: Data, for id: ItemID, options: ItemOptions = ItemOptions(), owner: Program?, allowing programs: [Program]
     ) throws(CofferError) -> [Program] {
-        try Self.check(secret, for: id, options: options)
+        try Limits.checkItem(secret, for: id, options: options)
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in

@@ -20,7 +20,7 @@ extension Vault: CredentialStore {
 
     /// Sets many items in one transaction, `owner` owning those that are new.
     func set(_ entries: [(id: ItemID, secret: Data, options: ItemOptions)], owner: Program?) throws(CofferError) {
-        for entry in entries { try Self.check(entry.secret, for: entry.id, options: entry.options) }
+        for entry in entries { try Limits.checkItem(entry.secret, for: entry.id, options: entry.options) }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
@@ -30,13 +30,6 @@ extension Vault: CredentialStore {
                 }
             }
         }
-    }
-
-    /// Checks an item about to be set against ``Limits`` and its class, before anything is written.
-    static func check(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
-        try id.validate()
-        try options.validate(for: id.itemClass)
-        try Limits.checkSecret(size: secret.count)
     }
 
     /// What a rewritten item keeps from the item it replaces.

@@ -45,11 +45,8 @@ final class SharedSocket: Sendable {
             let workers = AgentWorkerPool(threads: 2, name: "coffer share")
             let loop = AgentConnectionLoop(
                 listener: listener, limits: AgentServerLimits(), wakeup: wakeup, callers: callers,
-                dispatch: { [filter, wakeup] connection, request, peer, _ in
-                    workers.submit {
-                        let reply = filter.reply(to: request, from: peer.caller(using: callers), handler: handler)
-                        wakeup.post(OutgoingFrame(reply.message), for: connection)
-                    }
+                dispatch: { [filter] channel, request, peer, _ in
+                    workers.submit { channel.send(filter.reply(to: request, from: peer.caller(using: callers), handler: handler)) }
                 },
                 housekeeping: { [self] in if ContinuousClock.now >= deadline { stop(.expired, by: nil) } })
             loop.run()
