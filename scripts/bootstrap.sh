@@ -8,7 +8,8 @@
 #                                the provider's tests drive (Seahorse under Xvfb among them), pamtester
 #                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests,
 #                                perl and node (scripts for the identity tests), and the pinentry
-#                                programs the pinentry prompter runs (in tmux and under Xvfb)
+#                                programs the pinentry prompter runs (in tmux and under Xvfb), and
+#                                bubblewrap, openssh-server and -client and podman for `agent share`'s tests
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -46,6 +47,11 @@ if [ "${1:-build}" = test ]; then
     # tmux (capture-pane, send-keys), the GNOME one under Xvfb (its dialog is gcr's, read and
     # pressed through AT-SPI; ImageMagick's import takes the screenshot in docs/images).
     packages+=(pinentry-tty pinentry-curses pinentry-gnome3 gcr tmux imagemagick)
+    # `coffer agent share` is tested with the sandboxes and remote hosts it serves: bubblewrap
+    # with only the shared socket bound in; a loopback sshd of the test's own (its own config,
+    # host key and authorized key) reached with `ssh -R`; podman (from its --rootfs, no image),
+    # which the test tries and says why it skips where the machine cannot run it.
+    packages+=(bubblewrap openssh-server openssh-client podman)
 fi
 
 missing=()

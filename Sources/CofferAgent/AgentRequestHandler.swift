@@ -11,6 +11,8 @@ package final class AgentRequestHandler: Sendable {
     /// Who may use which item (docs/security.md, "Per-application access"): the one decision
     /// every front door shares, asking the person through the `--prompter` under `confirm`.
     package let gate: AccessGate
+    /// The gate of the shares' sockets: what reaches it the share's grant covers (``AccessGate/grantedByShare``).
+    package let shareGate: AccessGate
     /// How the agent's Secret Service stands; `nil` for an agent without one.
     private let secretService = Guarded<SecretServiceStatus?>(nil)
 
@@ -19,6 +21,7 @@ package final class AgentRequestHandler: Sendable {
     package init(vaults: HeldVaults, prompter: PrompterCommand? = nil) {
         self.vaults = vaults
         gate = AccessGate(prompter: prompter, frontDoor: .agent)
+        shareGate = AccessGate(prompter: nil, frontDoor: .share, grantedByShare: true)
     }
 
     /// Notes, for status, how the agent's Secret Service stands.
@@ -33,17 +36,20 @@ package final class AgentRequestHandler: Sendable {
     /// once. `stop` forgets every vault here; ending the serving is the server's part.
     package func handle(_ request: AgentRequest, from caller: Caller?, cancellation: PrompterCommand.Run? = nil) -> AgentReply {
         // With asking allowed, every request has its reply.
-        answer(request, from: caller, asking: true, cancellation: cancellation) ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
+        answer(request, from: caller, asking: true, cancellation: cancellation, gate: gate) ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
     }
 
     /// Answers one request, unless the person would have to be asked: then `nil`, with nothing
     /// done or logged, and the request goes to ``handle(_:from:cancellation:)`` on a thread
-    /// that may wait.
-    package func handleWithoutAsking(_ request: AgentRequest, from caller: Caller?) -> AgentReply? {
-        answer(request, from: caller, asking: false, cancellation: nil)
+    /// that may wait. `throughShare`: a request a share's filter let through
+    /// (``ShareFilter``), which goes through ``shareGate`` and so never asks.
+    package func handleWithoutAsking(_ request: AgentRequest, from caller: Caller?, throughShare: Bool = false) -> AgentReply? {
+        answer(request, from: caller, asking: false, cancellation: nil, gate: throughShare ? shareGate : gate)
     }
 
-    private func answer(_ request: AgentRequest, from caller: Caller?, asking: Bool, cancellation: PrompterCommand.Run?) -> AgentReply? {
+    private func answer(
+        _ request: AgentRequest, from caller: Caller?, asking: Bool, cancellation: PrompterCommand.Run?, gate: AccessGate
+    ) -> AgentReply? {
         let program = caller?.program
         switch request {
         case .ping, .status, .identify:
@@ -70,28 +76,31 @@ package final class AgentRequestHandler: Sendable {
                 return .failure(error)
             }
         case .set(let path, let id, let secret, let options):
-            return withVault(path) { [gate] vault throws(CofferError) in
+            return withVault(path) { vault throws(CofferError) in
                 let written = try gate.set(
                     secret, for: id, options: options, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking)
                 return written ? .done : nil
             }
         case .item(let path, let id):
             return withVault(path) { vault throws(CofferError) in
-                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation).map { .item($0) }
+                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate).map { .item($0) }
             }
         case .secret(let path, let id):
             return withVault(path) { vault throws(CofferError) in
-                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation).map { .secret($0?.secret) }
+                try read(.read, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate).map { .secret($0?.secret) }
             }
         case .remove(let path, let id):
             return withVault(path) { vault throws(CofferError) in
-                guard let item = try read(.delete, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation) else { return nil }
+                guard let item = try read(.delete, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) else { return nil }
                 return .count(item != nil ? (try vault.remove(id) ? 1 : 0) : 0)
             }
         case .items(let path, let query):
-            return withVault(path) { [gate] vault throws(CofferError) in .items(try gate.list(query, in: vault, by: program)) }
+            return withVault(path) { vault throws(CofferError) in .items(try gate.list(query, in: vault, by: program)) }
         case .removeAll(let path, let query):
-            return withVault(path) { [gate] vault throws(CofferError) in .count(try gate.removeAll(matching: query, in: vault, by: program)) }
+            return withVault(path) { vault throws(CofferError) in .count(try gate.removeAll(matching: query, in: vault, by: program)) }
+        case .share, .unshare:
+            // The server makes and ends shares (``ShareRegistry``); no other front end does.
+            return .failure(.invalidArgument(reason: "shares are made and ended on the agent's own socket"))
         }
     }
 
@@ -99,7 +108,7 @@ package final class AgentRequestHandler: Sendable {
     /// such item, `nil` when the person would have to be asked and `asking` is `false`.
     private func read(
         _ action: AuditEntry.Action, _ id: ItemID, in vault: Vault, at path: String, by program: Program?, asking: Bool,
-        cancellation: PrompterCommand.Run?
+        cancellation: PrompterCommand.Run?, gate: AccessGate
     ) throws(CofferError) -> Item?? {
         switch try gate.authorize(action, item: id, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking) {
         case .absent: return .some(nil)

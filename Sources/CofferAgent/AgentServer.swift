@@ -17,6 +17,8 @@ package final class AgentServer: Sendable {
     /// Who sends each request: the program of each connection's peer, worked out by the
     /// worker that serves the connection's first request and kept for its later ones.
     package let callers = CallerResolver()
+    /// The shares of held vaults on sockets of their own (`coffer agent share`).
+    package let shares: ShareRegistry
 
     /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused,
     /// asking the person through `prompter` whether a program may use another's item.
@@ -29,6 +31,7 @@ package final class AgentServer: Sendable {
         wakeup = try AgentLoopWakeup()
         handler = AgentRequestHandler(
             vaults: HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now), prompter: prompter)
+        shares = ShareRegistry(handler: handler, callers: callers, now: now)
     }
 
     /// Serves until a `stop` request or ``stop()``, then forgets every vault and closes the listener.
@@ -40,10 +43,13 @@ package final class AgentServer: Sendable {
         let prompting = AgentWorkerPool(threads: limits.promptWorkers, name: "coffer agent prompt")
         let loop = AgentConnectionLoop(
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-            dispatch: { [handler, wakeup, callers] channel, request, peer, cancellation in
+            dispatch: { [handler, wakeup, callers, shares] channel, request, peer, cancellation in
                 let workers = if case .unlock = request { unlocking } else { quick }
                 workers.submit {
                     let caller = peer.caller(using: callers)
+                    if let reply = shares.answer(request, from: caller?.program) { return channel.send(reply) }
+                    // The shares end, logged, while their vaults are still held.
+                    if case .stop = request { shares.endAll() }
                     guard let reply = handler.handleWithoutAsking(request, from: caller) else {
                         // The person is asked: on a thread of its own, holding up no other client.
                         return prompting.submit {
@@ -59,6 +65,7 @@ package final class AgentServer: Sendable {
         quick.stop()
         unlocking.stop()
         prompting.stop()
+        shares.endAll()
         handler.vaults.forgetAll()
         close(listener)
     }

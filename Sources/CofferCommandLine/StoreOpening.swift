@@ -40,8 +40,12 @@ extension CofferRoot {
 
     /// The vault through the agent, when one runs and holds it unlocked (unless --no-agent);
     /// `nil` otherwise. A socket nobody answers on (a killed agent) is reported, never waited on.
+    /// A vault file that does not exist here is asked about by its absolute path: a share's
+    /// socket serves its own vault whatever the path (a sandbox or another host has no vault
+    /// file), and the user's agent answers that it does not hold it.
     private func agentStore() throws -> AgentStore? {
-        guard let socket = agentSocket, let path = try? VaultPaths.real(try vault.url()) else { return nil }
+        guard let socket = agentSocket, let url = try? vault.url() else { return nil }
+        let path = (try? VaultPaths.real(url)) ?? url.standardizedFileURL.path
         do {
             return try AgentClient(path: socket, timeout: AgentClient.itemTimeout).store(for: path)
         } catch .noAgent {

@@ -38,6 +38,8 @@ package struct AuditEntry: Hashable, Sendable {
         package static let cli = FrontDoor(rawValue: "cli")
         /// A credential helper (git, docker).
         package static let credentialHelper = FrontDoor(rawValue: "credential-helper")
+        /// A share's socket (`coffer agent share`): a sandbox or another host.
+        package static let share = FrontDoor(rawValue: "share")
     }
 
     /// What a program did.
@@ -51,6 +53,10 @@ package struct AuditEntry: Hashable, Sendable {
         package static let grant = Action(rawValue: "grant")
         package static let revoke = Action(rawValue: "revoke")
         package static let policy = Action(rawValue: "policy")
+        /// A share of the vault's items began (`coffer agent share`).
+        package static let share = Action(rawValue: "share")
+        /// A share ended.
+        package static let unshare = Action(rawValue: "unshare")
     }
 
     /// What was decided, and why.
@@ -70,6 +76,16 @@ package struct AuditEntry: Hashable, Sendable {
         /// Done by whoever opened the vault with one of its credentials (a passphrase, a key
         /// file, a slot): a grant, revoke or policy change through `coffer access` or `coffer set --allow`.
         package static let credential = Decision(rawValue: "credential")
+        /// Allowed: a share's grant covers the item (front door `share`).
+        package static let shared = Decision(rawValue: "shared")
+        /// Refused: the item is outside the share's grant, or the share is read-only.
+        package static let outsideGrant = Decision(rawValue: "outside-grant")
+        /// A share ended by `coffer agent unshare`.
+        package static let revoked = Decision(rawValue: "revoked")
+        /// A share ended when its time ran out.
+        package static let expired = Decision(rawValue: "expired")
+        /// A share ended when the agent stopped.
+        package static let stopped = Decision(rawValue: "stopped")
         /// Refused, by the user or by the policy.
         package static let denied = Decision(rawValue: "denied")
         /// Refused: nobody could be asked.

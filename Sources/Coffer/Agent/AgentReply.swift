@@ -90,7 +90,7 @@ package enum AgentReply: Sendable {
                 return status
             }
             return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults, failures: failures, secretService: secretService)
-        case .stop, .unlock, .lock, .set, .holds:
+        case .stop, .unlock, .lock, .set, .holds, .share, .unshare:
             return .done
         case .item:
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }

@@ -21,15 +21,22 @@ package enum AgentRequest: Sendable {
     case remove(vault: String, id: ItemID)
     case items(vault: String, query: ItemQuery)
     case removeAll(vault: String, query: ItemQuery)
+    /// Serve, on a new socket at `socket` (an absolute path), only what `grant` covers of the
+    /// vault at `vault`, for `lifetime` seconds (docs/agent.md, "Sharing").
+    case share(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32)
+    /// End the share served at `socket`: its socket is removed and its connections closed.
+    case unshare(socket: String)
 
     enum Kind: UInt8 {
         case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06, identify = 0x07
+        case share = 0x08, unshare = 0x09
         case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
     }
 
     enum Tag: UInt8 {
         case vault = 0x01, id = 0x02, record = 0x03, queryClass = 0x04, queryService = 0x05, queryAccount = 0x06
         case queryAttribute = 0x07, credentialKind = 0x08, credential = 0x09, lifetime = 0x0A, all = 0x0B
+        case socket = 0x0C, program = 0x0D, readWrite = 0x0E
     }
 
     /// The longest lifetime an unlock may ask for: a week.
@@ -74,6 +81,17 @@ package enum AgentRequest: Sendable {
         case .items(let vault, let query): return AgentMessage(kind: Kind.items.rawValue, fields: [vaultField(vault)] + queryFields(query))
         case .removeAll(let vault, let query):
             return AgentMessage(kind: Kind.removeAll.rawValue, fields: [vaultField(vault)] + queryFields(query))
+        case .share(let vault, let socket, let grant, let lifetime):
+            let scope: [AgentMessage.Field] = switch grant.scope {
+            case .service(let itemClass, let service, let account):
+                queryFields(ItemQuery(itemClass: itemClass, service: service, account: account))
+            case .program(let program): [field(.program, program.encoded)]
+            }
+            return AgentMessage(kind: Kind.share.rawValue, fields: [vaultField(vault)] + scope + [
+                field(.lifetime, bigEndian(lifetime)), field(.socket, Array(socket.utf8)),
+            ] + (grant.readWrite ? [field(.readWrite, [])] : []))
+        case .unshare(let socket):
+            return AgentMessage(kind: Kind.unshare.rawValue, fields: [field(.socket, Array(socket.utf8))])
         }
     }
 
@@ -88,6 +106,10 @@ package enum AgentRequest: Sendable {
         }
         func vault() throws(AgentProtocolError) -> String {
             guard let path = try text(.vault), path.hasPrefix("/") else { throw AgentProtocolError("a request needs the vault's path") }
+            return path
+        }
+        func socket() throws(AgentProtocolError) -> String {
+            guard let path = try text(.socket), path.hasPrefix("/") else { throw AgentProtocolError("a share needs its socket's absolute path") }
             return path
         }
         func id() throws(AgentProtocolError) -> ItemID {
@@ -135,6 +157,25 @@ package enum AgentRequest: Sendable {
         case .remove: self = .remove(vault: try vault(), id: try id())
         case .items: self = .items(vault: try vault(), query: try query())
         case .removeAll: self = .removeAll(vault: try vault(), query: try query())
+        case .share:
+            guard let lifetimeBytes = try message.single(Tag.lifetime.rawValue),
+                  let lifetime = readInteger(lifetimeBytes, as: UInt32.self), (1...ShareGrant.maxLifetime).contains(lifetime)
+            else { throw AgentProtocolError("a share needs a lifetime of 1 to \(ShareGrant.maxLifetime) seconds") }
+            let scope: ShareGrant.Scope
+            let query = try query()
+            if let bytes = try message.single(Tag.program.rawValue) {
+                guard query == ItemQuery(), let program = Program(encoded: bytes) else { throw AgentProtocolError("a share names a program or a service") }
+                scope = .program(program)
+            } else {
+                guard let itemClass = query.itemClass, let service = query.service, query.custom.isEmpty else {
+                    throw AgentProtocolError("a share needs a class and a service, or a program")
+                }
+                scope = .service(itemClass: itemClass, service: service, account: query.account)
+            }
+            let readWrite = try message.single(Tag.readWrite.rawValue)
+            guard readWrite?.isEmpty ?? true else { throw AgentProtocolError("a share's read-write flag has no value") }
+            self = .share(vault: try vault(), socket: try socket(), grant: ShareGrant(scope: scope, readWrite: readWrite != nil), lifetime: lifetime)
+        case .unshare: self = .unshare(socket: try socket())
         }
     }
 

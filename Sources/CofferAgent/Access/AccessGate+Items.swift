@@ -14,11 +14,11 @@ extension AccessGate {
         cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
     ) throws(CofferError) -> Bool {
         let policy = try vault.accessPolicy()
-        switch try vault.set(secret, for: id, options: options, owner: program, replacingIf: Self.admits(policy: policy, program: program)) {
+        switch try vault.set(secret, for: id, options: options, owner: program, replacingIf: admitting(policy: policy, program: program)) {
         case .created:
             try record(.write, item: id, in: vault, by: program, decision: .owner)
         case .replaced(let access):
-            try record(.write, item: id, in: vault, by: program, decision: Self.reason(policy: policy, access: access, program: program))
+            try record(.write, item: id, in: vault, by: program, decision: reason(policy: policy, access: access, program: program))
         case .refused:
             switch try authorize(.write, item: id, in: vault, at: vaultPath, by: program, cancellation: cancellation, mayAsk: mayAsk) {
             case .mustAsk:
@@ -40,8 +40,9 @@ extension AccessGate {
     /// (`open` under open, else `allowed`).
     package func list(_ query: ItemQuery, in vault: Vault, by program: Program?) throws(CofferError) -> [ItemAttributes] {
         let policy = try vault.accessPolicy()
-        let shown = Self.listed(try vault.storedItems(matching: query), policy: policy, program: program)
-        try record(.list, in: vault, by: program, decision: policy == .open ? .open : .allowed)
+        let stored = try vault.storedItems(matching: query)
+        let shown = grantedByShare ? stored.map(\.attributes) : Self.listed(stored, policy: policy, program: program)
+        try record(.list, in: vault, by: program, decision: grantedByShare ? .shared : policy == .open ? .open : .allowed)
         return shown
     }
 
@@ -60,9 +61,9 @@ extension AccessGate {
     /// was refused.
     package func removeAll(matching query: ItemQuery, in vault: Vault, by program: Program?) throws(CofferError) -> Int {
         let policy = try vault.accessPolicy()
-        let (removed, refused) = try vault.removeAll(matching: query, where: Self.admits(policy: policy, program: program))
+        let (removed, refused) = try vault.removeAll(matching: query, where: admitting(policy: policy, program: program))
         for item in removed {
-            try record(.delete, item: item.attributes.id, in: vault, by: program, decision: Self.reason(policy: policy, access: item.access, program: program))
+            try record(.delete, item: item.attributes.id, in: vault, by: program, decision: reason(policy: policy, access: item.access, program: program))
         }
         for item in refused { try record(.delete, item: item.attributes.id, in: vault, by: program, decision: .denied) }
         if removed.isEmpty, !refused.isEmpty { throw .accessDenied(program: Self.name(of: program)) }
@@ -78,8 +79,14 @@ extension AccessGate {
         }
     }
 
-    /// Why an item that ``admits(policy:program:)`` accepted was allowed.
-    private static func reason(policy: AccessPolicy, access: ItemAccess, program: Program?) -> AuditEntry.Decision {
+    /// Whether this gate lets `program` use an item with a given access under `policy` without
+    /// anyone being asked.
+    private func admitting(policy: AccessPolicy, program: Program?) -> (ItemAccess) -> Bool {
+        grantedByShare ? { _ in true } : Self.admits(policy: policy, program: program)
+    }
+
+    /// Why an item that ``admitting(policy:program:)`` accepted was allowed.
+    private func reason(policy: AccessPolicy, access: ItemAccess, program: Program?) -> AuditEntry.Decision {
         if case .allowed(let reason) = verdict(policy: policy, access: access, program: program) { return reason }
         return .denied
     }

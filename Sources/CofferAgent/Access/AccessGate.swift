@@ -30,12 +30,19 @@ package struct AccessGate: Sendable {
     package let prompter: PrompterCommand?
     /// How the callers reach the vault, for the log.
     package let frontDoor: AuditEntry.FrontDoor
+    /// The gate of a share's socket: every item that reaches it the share's grant covers, which
+    /// is the person's decision, so each is allowed as ``AuditEntry/Decision/shared`` whatever
+    /// the policy, owner and access list say (docs/security.md, "Sharing with sandboxes and other hosts").
+    package let grantedByShare: Bool
     /// The clock the log's times come from.
     private let now: @Sendable () -> Date
 
-    package init(prompter: PrompterCommand?, frontDoor: AuditEntry.FrontDoor, now: @escaping @Sendable () -> Date = Date.init) {
+    package init(
+        prompter: PrompterCommand?, frontDoor: AuditEntry.FrontDoor, grantedByShare: Bool = false, now: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.prompter = prompter
         self.frontDoor = frontDoor
+        self.grantedByShare = grantedByShare
         self.now = now
     }
 
@@ -51,6 +58,11 @@ package struct AccessGate: Sendable {
         case .confirm: return .ask
         case .strict: return .refused
         }
+    }
+
+    /// This gate's verdict: ``verdict(policy:access:program:)``, or `shared` for a share's gate.
+    func verdict(policy: AccessPolicy, access: ItemAccess, program: Program?) -> Verdict {
+        grantedByShare ? .allowed(.shared) : Self.verdict(policy: policy, access: access, program: program)
     }
 
     /// What ``authorize(_:item:in:at:by:cancellation:mayAsk:)`` found.
@@ -79,7 +91,7 @@ package struct AccessGate: Sendable {
         cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
     ) throws(CofferError) -> Authorization {
         guard let (item, access) = try vault.itemWithAccess(for: id) else { return .absent }
-        let verdict = Self.verdict(policy: try vault.accessPolicy(), access: access, program: program)
+        let verdict = verdict(policy: try vault.accessPolicy(), access: access, program: program)
         let decision: AuditEntry.Decision
         var allowed = true
         switch verdict {

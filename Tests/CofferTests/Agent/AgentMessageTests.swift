@@ -31,6 +31,13 @@ final class AgentMessageTests: XCTestCase {
             .item(vault: "/v", id: id), .secret(vault: "/v", id: id), .remove(vault: "/v", id: id),
             .items(vault: "/v", query: query), .removeAll(vault: "/v", query: query),
             .set(vault: "/v", id: id, secret: Data("s3".utf8), options: ItemOptions()),
+            .share(vault: "/v", socket: "/s", grant: ShareGrant(
+                scope: .service(itemClass: .internetPassword, service: "registry.example", account: nil), readWrite: false), lifetime: 60),
+            .share(vault: "/v", socket: "/s", grant: ShareGrant(
+                scope: .service(itemClass: .genericPassword, service: "mail", account: "ada"), readWrite: true), lifetime: 86_400),
+            .share(vault: "/v", socket: "/s", grant: ShareGrant(
+                scope: .program(try Program(executablePath: Array("/usr/bin/app".utf8))), readWrite: false), lifetime: 1),
+            .unshare(socket: "/s"),
         ]
         for request in requests {
             let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
@@ -88,6 +95,11 @@ final class AgentMessageTests: XCTestCase {
     func testRequestsThatBreakTheRulesAreRefused() {
         let vault = AgentMessage.Field(0x01, Array("/v".utf8))
         let id = AgentMessage.Field(0x02, AgentRequest.encode(.genericPassword(service: "s", account: "a")))
+        let socket = AgentMessage.Field(0x0C, Array("/s".utf8))
+        let genericClass = AgentMessage.Field(0x04, [1])
+        let service = AgentMessage.Field(0x05, Array("mail".utf8))
+        let program = AgentMessage.Field(0x0D, (try? Program(executablePath: Array("/usr/bin/app".utf8)))?.encoded ?? [])
+        let minute = AgentMessage.Field(0x0A, bigEndian(UInt32(60)))
         let refused: [(String, AgentMessage)] = [
             ("an unknown kind", AgentMessage(kind: 0x7F)),
             ("an unknown tag", AgentMessage(kind: 0x01, fields: [.init(0x55, [])])),
@@ -100,6 +112,13 @@ final class AgentMessageTests: XCTestCase {
             ("an unlock for 8 days", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [3]), .init(0x09, Array("/k".utf8)), .init(0x0A, bigEndian(UInt32(691_200)))])),
             ("an unknown credential kind", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [9]), .init(0x09, []), .init(0x0A, bigEndian(UInt32(60)))])),
             ("a set with a malformed record", AgentMessage(kind: 0x10, fields: [vault, .init(0x03, [1, 2, 3])])),
+            ("a share for more than a day", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, .init(0x0A, bigEndian(UInt32(86_401)))])),
+            ("a share without a socket", AgentMessage(kind: 0x08, fields: [vault, genericClass, service, minute])),
+            ("a share with a relative socket", AgentMessage(kind: 0x08, fields: [vault, .init(0x0C, Array("s".utf8)), genericClass, service, minute])),
+            ("a share of no service", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, minute])),
+            ("a share of a service and a program", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, program, minute])),
+            ("a share's read-write flag with a value", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x0E, [1])])),
+            ("an unshare without a socket", AgentMessage(kind: 0x09)),
         ]
         for (reason, message) in refused {
             XCTAssertThrowsError(try AgentRequest(message), reason)

@@ -19,7 +19,7 @@ struct AgentCommand: ParsableCommand {
             else $XDG_STATE_HOME/coffer/run/agent.sock (~/.local/state/coffer/run/agent.sock). \
             No command starts it for you. docs/agent.md has the protocol.
             """,
-        subcommands: [Start.self, Stop.self, AgentStatus.self])
+        subcommands: [Start.self, Stop.self, AgentStatus.self, Share.self, Unshare.self])
 
     @ParentCommand var root: CofferCommand
 
@@ -227,14 +227,17 @@ struct AgentCommand: ParsableCommand {
             let path = try AgentCommand.socketPath()
             let client = AgentClient(path: path, timeout: .seconds(5))
             var pid: pid_t?
+            let reply: AgentReply
             do throws(AgentSocket.Unreachable) {
                 if case .agent(let agentPID, _, _, _) = try client.send(.ping) { pid = agentPID }
-                _ = try client.send(.stop)
+                reply = try client.send(.stop)
             } catch .noAgent, .stale {
                 throw CLIError(message: "no agent runs at \(path)", exitStatus: .notFound)
             } catch {
                 throw CLIError(error)
             }
+            // A share's socket refuses.
+            if case .failure(let error) = reply { throw error }
             // The agent has forgotten every vault; wait (briefly) until it has exited, so the
             // next command finds no agent rather than one on its way out, and the names it owned
             // on the session bus are released.

@@ -67,13 +67,16 @@ struct LockCommand: ParsableCommand, ReadsDescriptors {
     func run() throws {
         let path = all ? nil : try VaultPaths.real(try root.vault.url())
         let client = AgentClient(path: try AgentCommand.socketPath())
+        let reply: AgentReply
         do throws(AgentSocket.Unreachable) {
-            _ = try client.send(.lock(vault: path))
+            reply = try client.send(.lock(vault: path))
         } catch .noAgent, .stale {
             return try StandardStreams.printLine("no agent runs; nothing to lock")
         } catch {
             throw CLIError(error)
         }
+        // A share's socket refuses.
+        if case .failure(let error) = reply { throw error }
         try StandardStreams.printLine(all ? "the agent holds no vault now" : "the agent no longer holds \(TerminalText.escaped(path ?? ""))")
     }
 }

@@ -1,0 +1,66 @@
+import Coffer
+import CofferBase
+import Foundation
+
+/// The agent's shares (`coffer agent share`), by socket path: makes them, ends them on
+/// `unshare` or when the agent stops, and logs each one's start and end in the shared vault's
+/// audit log (docs/agent.md, "Sharing").
+package final class ShareRegistry: Sendable {
+    private let shares = Guarded<[String: SharedSocket]>([:])
+    private let handler: AgentRequestHandler
+    private let callers: CallerResolver
+    private let now: @Sendable () -> Date
+
+    package init(handler: AgentRequestHandler, callers: CallerResolver, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.handler = handler
+        self.callers = callers
+        self.now = now
+    }
+
+    /// The reply to a `share` or `unshare` request from `program`; `nil` for any other request.
+    package func answer(_ request: AgentRequest, from program: Program?) -> AgentReply? {
+        switch request {
+        case .share(let vault, let socket, let grant, let lifetime):
+            return open(vault: vault, socket: socket, grant: grant, lifetime: lifetime, by: program)
+        case .unshare(let socket):
+            guard let share = shares.withLock({ $0[socket] }) else {
+                return .failure(.invalidArgument(reason: "no share is served at \(socket)"))
+            }
+            share.end(.revoked, by: program)
+            return .done
+        default:
+            return nil
+        }
+    }
+
+    /// Ends every share (the agent stops), each logged `stopped` while its vault is still held.
+    package func endAll() {
+        for share in shares.withLock({ Array($0.values) }) { share.end(.stopped, by: nil) }
+    }
+
+    private func open(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32, by program: Program?) -> AgentReply {
+        guard let held = handler.vaults.use(vault) else { return .notHeld }
+        let share: SharedSocket
+        do throws(CofferError) {
+            share = try SharedSocket(
+                path: socket, filter: ShareFilter(vault: vault, grant: grant), lifetime: .seconds(Int(lifetime)), now: now())
+        } catch {
+            return .failure(error)
+        }
+        do throws(CofferError) {
+            // No share serves unrecorded.
+            try handler.gate.record(.share, item: grant.item, in: held, by: program, decision: .shared)
+        } catch {
+            share.discard()
+            return .failure(error)
+        }
+        shares.withLock { $0[socket] = share }
+        share.start(handler: handler, callers: callers) { [self] reason, ender in
+            shares.withLock { if $0[socket] === share { $0[socket] = nil } }
+            if let held = handler.vaults.use(vault) {
+                try? handler.gate.record(.unshare, item: grant.item, in: held, by: ender, decision: reason.decision)
+            }
+        }
+        return .done
+    }
+}

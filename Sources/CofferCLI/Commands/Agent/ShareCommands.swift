@@ -1,0 +1,106 @@
+import ArgumentParser
+import Coffer
+import CofferBase
+import CofferCommandLine
+import Foundation
+
+extension AgentCommand {
+    struct Share: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve only the items you name on a socket of their own, for a sandbox or another host.",
+            discussion: """
+                The agent listens at --socket and serves, from the vault it holds (the default vault, or --vault), \
+                only one item (--service with --account), the items of one service (--service), or the items one \
+                program owns (--program): generic passwords, or internet passwords with --internet. Read-only unless \
+                --read-write. Programs that reach the socket use it as their agent with COFFER_AGENT_SOCKET=PATH \
+                (bind it into a bubblewrap sandbox or a container, or forward it with `ssh -R`). Everything else is \
+                answered as if it did not exist; nothing manages the agent through it. The share ends after --for \
+                (default 1h, at most 24h), on `coffer agent unshare PATH`, or when the agent stops: the socket is \
+                removed and its connections closed. Its start, its end and every request through it go to the \
+                vault's audit log. docs/agent.md, "Sharing".
+                """)
+        @ParentCommand var agent: AgentCommand
+
+        @Option(help: ArgumentHelp("Where the share's socket is made (an absolute or relative path).", valueName: "path"))
+        var socket: String
+
+        @Option(help: ArgumentHelp("Share the items of this service (or, with --internet, this server).", valueName: "service"))
+        var service: String?
+
+        @Option(help: ArgumentHelp("With --service: share only this account's item.", valueName: "account"))
+        var account: String?
+
+        @Flag(help: "With --service: internet passwords (git and docker credentials) rather than generic ones.")
+        var internet = false
+
+        @Option(help: ArgumentHelp("Share the items this program owns (its executable's path), instead of a service's.", valueName: "program"))
+        var program: String?
+
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long the share lasts (default: 1h, at most 24h).", valueName: "duration"))
+        var lifetime = DurationArgument(argument: "1h")!
+
+        @Flag(name: .customLong("read-write"), help: "Let the share's clients write and delete the items it covers too.")
+        var readWrite = false
+
+        func validate() throws {
+            guard (service == nil) != (program == nil) else { throw ValidationError("name either --service or --program") }
+            guard program == nil || (account == nil && !internet) else { throw ValidationError("--account and --internet go with --service") }
+            guard (1...Int(ShareGrant.maxLifetime)).contains(lifetime.seconds) else { throw ValidationError("--for takes 1s to 24h") }
+        }
+
+        func run() throws {
+            // A vault that does not exist here is the agent's to refuse (a share's socket refuses any share).
+            let url = try agent.root.vault.url()
+            let vault = (try? VaultPaths.real(url)) ?? url.standardizedFileURL.path
+            let socketPath = URL(fileURLWithPath: socket).standardizedFileURL.path
+            let scope: ShareGrant.Scope
+            if let program {
+                scope = .program(try Program(executablePath: try ProgramPaths.real(program, naming: "--program", mustExist: false)))
+            } else {
+                scope = .service(itemClass: internet ? .internetPassword : .genericPassword, service: service ?? "", account: account)
+            }
+            let request = AgentRequest.share(
+                vault: vault, socket: socketPath, grant: ShareGrant(scope: scope, readWrite: readWrite), lifetime: UInt32(lifetime.seconds))
+            try AgentCommand.send(request, vault: vault)
+            let until = Date().addingTimeInterval(TimeInterval(lifetime.seconds))
+            try StandardStreams.printLine(
+                "sharing \(readWrite ? "read-write" : "read-only") at \(TerminalText.escaped(socketPath)) until \(until.formatted(.iso8601)); "
+                    + "inside, set COFFER_AGENT_SOCKET to that socket's path")
+        }
+    }
+
+    struct Unshare: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "End a share at once: its socket is removed and the connections on it closed.")
+        @ParentCommand var agent: AgentCommand
+
+        @Argument(help: ArgumentHelp("The share's socket, as given to `coffer agent share --socket`.", valueName: "path"))
+        var socket: String
+
+        func run() throws {
+            let socketPath = URL(fileURLWithPath: socket).standardizedFileURL.path
+            try AgentCommand.send(.unshare(socket: socketPath), vault: nil)
+            try StandardStreams.printLine("the share at \(TerminalText.escaped(socketPath)) has ended")
+        }
+    }
+
+    /// Sends a share or unshare request to the agent, turning each way it can fail into the
+    /// command's error.
+    static func send(_ request: AgentRequest, vault: String?) throws {
+        let client = AgentClient(path: try socketPath(), timeout: .seconds(10))
+        let reply: AgentReply
+        do throws(AgentSocket.Unreachable) {
+            reply = try client.send(request)
+        } catch .noAgent, .stale {
+            throw CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: .unavailable)
+        } catch {
+            throw CLIError(error)
+        }
+        switch reply {
+        case .failure(let error): throw error
+        case .notHeld:
+            throw CLIError(message: "the agent does not hold \(TerminalText.escaped(vault ?? "the vault")): `coffer unlock` it first", exitStatus: .locked)
+        default: return
+        }
+    }
+}

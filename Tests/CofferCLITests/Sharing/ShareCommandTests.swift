@@ -1,0 +1,54 @@
+import CofferCommandLine
+import CofferTestSupport
+import Foundation
+import XCTest
+
+/// `coffer agent share` and `unshare` on this host: a program's share, and what the commands
+/// refuse (docs/agent.md, section 10).
+final class ShareCommandTests: CLITestCase {
+    private var shareSocket: URL { folder.file("share/s.sock") }
+
+    /// `--program` shares the items that program owns: `coffer`'s item is read through the
+    /// share, the item docker's helper stored (its owner) is not found.
+    func testAProgramsShareServesTheItemsItOwns() throws {
+        try initVault()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        // Stored through the agent, so that each item's owner is the program that stored it.
+        XCTAssertEqual(try coffer(["set", "granted", "alice"], stdin: Data("coffer's".utf8), environment: ["COFFER_PASSPHRASE": nil]).status, 0)
+        let docker = try ChildProcess.run(
+            BuiltProducts.executable("docker-credential-coffer"), ["store"], environment: baseEnvironment.merging(["COFFER_PASSPHRASE": nil]) { $1 },
+            stdin: Data(#"{"ServerURL":"registry.example","Username":"robot","Secret":"docker's"}"#.utf8))
+        XCTAssertEqual(docker.status, 0, docker.stderrText)
+        XCTAssertEqual(mkdir(folder.file("share").path, 0o700), 0)
+        let shared = try coffer(["agent", "share", "--socket", shareSocket.path, "--program", BuiltProducts.executable("coffer").path])
+        XCTAssertEqual(shared.status, 0, shared.stderrText)
+        XCTAssertTrue(shared.stdoutText.hasPrefix("sharing read-only at \(shareSocket.path) until "), shared.stdoutText)
+
+        let through: [String: String?] = ["COFFER_AGENT_SOCKET": shareSocket.path, "COFFER_PASSPHRASE": nil, "COFFER_VAULT": folder.file("none.vault").path]
+        XCTAssertEqual(try coffer(["get", "granted", "alice"], environment: through).stdoutText, "coffer's")
+        let listed = try coffer(["list", "--json"], environment: through)
+        XCTAssertTrue(listed.stdoutText.contains("alice") && !listed.stdoutText.contains("registry"), listed.stdoutText)
+        let fromDocker = try ChildProcess.run(
+            BuiltProducts.executable("docker-credential-coffer"), ["get"], environment: baseEnvironment.merging(through) { $1 },
+            stdin: Data("registry.example".utf8))
+        XCTAssertNotEqual(fromDocker.status, 0, "docker's item is another program's")
+        XCTAssertFalse(fromDocker.stdoutText.contains("docker's"))
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).stdoutText, "the share at \(shareSocket.path) has ended\n")
+    }
+
+    /// A share needs a vault the agent holds, one kind of grant and a time within a day; an
+    /// unshare needs a share.
+    func testWhatShareAndUnshareRefuse() throws {
+        try initVault()
+        try startAgent()
+        let socket = ["agent", "share", "--socket", shareSocket.path]
+        XCTAssertEqual(try coffer(socket + ["--service", "s"]).exitStatus, .locked, "the agent does not hold the vault")
+        XCTAssertEqual(try coffer(socket + ["--service", "s", "--program", "/usr/bin/app"]).exitStatus, .usage)
+        XCTAssertEqual(try coffer(socket).exitStatus, .usage, "neither a service nor a program")
+        XCTAssertEqual(try coffer(socket + ["--program", "/usr/bin/app", "--account", "a"]).exitStatus, .usage)
+        XCTAssertEqual(try coffer(socket + ["--service", "s", "--for", "25h"]).exitStatus, .usage)
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).exitStatus, .usage, "no share there")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: shareSocket.path))
+    }
+}
