@@ -35,7 +35,7 @@ final class ShareOverSSHTests: ShareTestCase {
         guard geteuid() == 0 else { throw XCTSkip("the remote account is a second user, which only root can make and become") }
         let remote = try makeRemoteSide()
         let coffer = try BuiltProducts.executableForOtherUsers("coffer").deletingLastPathComponent()
-        for helper in ["docker-credential-coffer", "git-credential-coffer"] { _ = try BuiltProducts.executableForOtherUsers(helper) }
+        for helper in ["docker-credential-coffer", "git-credential-coffer", "coffer-test-helper"] { _ = try BuiltProducts.executableForOtherUsers(helper) }
         let runFolder = remote.home.appendingPathComponent("run")
         try checkShare(socketInside: runFolder.appendingPathComponent("s.sock").path, home: remote.home.path) { command, environment, stdin in
             let assignments = environment.merging(["PATH": coffer.path + ":/usr/bin:/bin"]) { $1 }.map { "\($0)=\(Self.quoted($1))" }

@@ -90,6 +90,13 @@ class ShareTestCase: CLITestCase {
         XCTAssertNotEqual(docker.status, 0, "the internet password is outside the grant", file: file, line: line)
         XCTAssertFalse(docker.stdoutText.contains("registry token"), file: file, line: line)
 
+        // The library's one line, unmodified: the share's item, and nothing outside it.
+        let keychain = try inside(["coffer-test-helper", "keychain-get", "granted", "alice"], environment, Data())
+        XCTAssertEqual(keychain.stdoutText, "shared secret", keychain.stderrText, file: file, line: line)
+        let keychainOutside = try inside(["coffer-test-helper", "keychain-get", "other", "bob"], environment, Data())
+        XCTAssertEqual(keychainOutside.status, 3, "Keychain(service:) outside the grant: \(keychainOutside.stderrText)", file: file, line: line)
+        XCTAssertEqual(keychainOutside.stdoutText, "", file: file, line: line)
+
         let status = try run(["agent", "status", "--json"])
         XCTAssertEqual(status.status, 0, status.stderrText, file: file, line: line)
         for revealing in [vault.path, otherVault.path, "cli.vault", "other.vault", "\(agent?.pid ?? -1)"] {
