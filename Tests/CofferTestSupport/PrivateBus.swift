@@ -68,7 +68,9 @@ public final class PrivateBus: @unchecked Sendable {
         daemon = try ChildProcess.start(command[0], Array(command.dropFirst()))
         address = listen
         let deadline = ContinuousClock.now + .seconds(10)
-        while !(abstract ? try Self.isListening(abstractName: socket) : FileManager.default.fileExists(atPath: socket)) {
+        // Until it accepts: its socket file appears at bind(), before listen(), and a client that
+        // connects in between is refused.
+        while !Self.accepts(socket, abstract: abstract) {
             guard ContinuousClock.now < deadline else {
                 throw ChildProcessError.timedOut(stderr: "dbus-daemon did not start: " + (daemon.stop()?.stderrText ?? ""))
             }
@@ -76,11 +78,22 @@ public final class PrivateBus: @unchecked Sendable {
         }
     }
 
-    /// Whether a socket listens on the abstract name `name` (`/proc/net/unix` lists it with an `@`;
-    /// read to its end, as /proc files report no size).
-    private static func isListening(abstractName name: String) throws -> Bool {
-        let table = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/net/unix")).readToEnd() ?? Data()
-        return String(decoding: table, as: UTF8.self).split(separator: "\n").contains { $0.hasSuffix(" @" + name) }
+    /// Whether a Unix socket at `path` (an abstract name when `abstract`) accepts a connection now.
+    public static func accepts(_ path: String, abstract: Bool = false) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = (abstract ? [0] : []) + Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, length) == 0 }
+        }
     }
 
     deinit {

@@ -3,6 +3,7 @@
 import contextlib
 import os
 import signal
+import socket as sockets
 import subprocess
 import time
 
@@ -22,10 +23,21 @@ class PrivateBus:
         self.address = f"unix:path={socket}"
         self.process = subprocess.Popen(["dbus-daemon", f"--config-file={config}", "--nofork", "--nopidfile"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        # Until it accepts: the file appears at bind(), before listen(), and a client that
+        # connects in between is refused.
         for _ in range(500):
-            if os.path.exists(socket):
+            if self._accepts(socket):
                 break
             time.sleep(0.01)
+
+    @staticmethod
+    def _accepts(path):
+        with sockets.socket(sockets.AF_UNIX, sockets.SOCK_STREAM) as probe:
+            try:
+                probe.connect(path)
+                return True
+            except OSError:
+                return False
 
     def owned(self, name):
         out = subprocess.run(["dbus-send", f"--bus={self.address}", "--print-reply", "--dest=org.freedesktop.DBus",
