@@ -9,23 +9,25 @@ import Glibc
 final class ReplyChannel: Sendable {
     /// The connection's id in the loop.
     let connection: UInt64
-    private let descriptor: Int32
+    /// A duplicate of the connection's socket; `nil` when none could be had.
+    private let descriptor: Int32?
     private let wakeup: AgentLoopWakeup
 
     /// A channel for the connection `connection` on the socket `socket`; without a duplicate
     /// descriptor (none left), the loop writes the whole reply, as it always could.
     init(connection: UInt64, socket: Int32, wakeup: AgentLoopWakeup) {
         self.connection = connection
-        descriptor = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        descriptor = duplicate >= 0 ? duplicate : nil
         self.wakeup = wakeup
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        if let descriptor { close(descriptor) }
     }
 
     /// Sends `reply`: as much as the socket takes now, the rest through the loop.
     func send(_ reply: AgentReply) {
-        wakeup.post(OutgoingFrame(reply.message), for: connection, sendingFirstOn: descriptor >= 0 ? descriptor : nil)
+        wakeup.post(OutgoingFrame(reply.message), for: connection, sendingFirstOn: descriptor)
     }
 }

@@ -29,18 +29,12 @@ public final class RunningAgent {
 
     /// Has the agent hold the vault at `vault` (opened with the key in `keyFile`) for an hour.
     public func unlock(_ vault: URL, keyFile: URL) throws {
-        let reply = try AgentClient(path: socket).send(.unlock(vault: try Self.realPath(vault), credential: .keyFile(keyFile.path), lifetime: 3600))
+        let reply = try AgentClient(path: socket).send(.unlock(vault: vault.resolvingSymlinksInPath().path, credential: .keyFile(keyFile.path), lifetime: 3600))
         guard case .done = reply else { throw CofferError.storageUnavailable(reason: "the agent did not unlock the vault: \(reply)") }
     }
 
     /// Stops the agent and waits for it.
     public func stop() {
         _ = process.stop()
-    }
-
-    private static func realPath(_ url: URL) throws -> String {
-        guard let resolved = realpath(url.path, nil) else { throw CofferError.vaultNotFound(path: url.path) }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The user's login keychain: the login vault, held unlocked by the user's agent (`pam_coffer.so`
 /// unlocks it at login, docs/login-unlock.md), reached over the agent's socket. The agent knows
@@ -28,7 +27,9 @@ public enum LoginKeychain {
         }
         let vault = try vaultURL(environment: environment)
         let client = AgentClient(path: socket, timeout: AgentClient.itemTimeout)
-        return AgentStore(client: client, vault: realPath(vault.path) ?? vault.path, keepsConnection: true)
+        // The agent names a vault by its real path; one that does not exist here (a share's client in a
+        // sandbox) by the path as given.
+        return AgentStore(client: client, vault: (try? FileSecurity.realPath(of: vault.path)) ?? vault.path, keepsConnection: true)
     }
 
     /// The login vault's file: `$COFFER_VAULT`, else ``Vault/defaultURL(name:)`` (`default`),
@@ -49,10 +50,4 @@ public enum LoginKeychain {
     }
 
     private static let startAdvice = "start one with `coffer agent start`, or enable the systemd user units of docs/login-unlock.md"
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
 }
