@@ -39,10 +39,15 @@ final class AgentConnection {
     /// The request arriving; a new frame for each request of a kept connection.
     var request = IncomingFrame()
 
-    init(id: UInt64, descriptor: Int32, peer: PeerProcess?, at now: ContinuousClock.Instant) {
+    convenience init(id: UInt64, descriptor: Int32, peer: PeerProcess?, at now: ContinuousClock.Instant) {
+        self.init(id: id, descriptor: descriptor, caller: ConnectionCaller(peer: peer), at: now)
+    }
+
+    /// A connection whose caller is known already: a kept connection back from its thread.
+    init(id: UInt64, descriptor: Int32, caller: ConnectionCaller, at now: ContinuousClock.Instant) {
         self.id = id
         self.descriptor = descriptor
-        caller = ConnectionCaller(peer: peer)
+        self.caller = caller
         acceptedAt = now
         requestStartedAt = now
         lastHeard = now

@@ -19,6 +19,8 @@ final class AgentConnectionLoop {
     private let dispatch: (ReplyChannel, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void
     /// Runs about once a second (the vaults' timeouts).
     private let housekeeping: () -> Void
+    /// Where kept connections go between their requests, while a thread is free.
+    private let kept: KeptConnectionThreads
     private var connections: [UInt64: AgentConnection] = [:]
     private var nextID: UInt64 = 0
     /// Out of descriptors with no idle connection to close: accepting waits until then.
@@ -30,9 +32,11 @@ final class AgentConnectionLoop {
 
     init(
         listener: Int32, limits: AgentServerLimits, wakeup: AgentLoopWakeup, callers: CallerResolver,
-        dispatch: @escaping (ReplyChannel, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void, housekeeping: @escaping () -> Void
+        dispatch: @escaping (ReplyChannel, AgentRequest, ConnectionCaller, PrompterCommand.Run) -> Void, housekeeping: @escaping () -> Void,
+        kept: KeptConnectionThreads
     ) {
         self.listener = listener
+        self.kept = kept
         self.limits = limits
         self.wakeup = wakeup
         self.callers = callers
@@ -70,6 +74,7 @@ final class AgentConnectionLoop {
             _ = poll(&polled, nfds_t(polled.count), milliseconds(until: nextEvent(after: lastHousekeeping)))
             if polled[0].revents != 0 { wakeup.drain() }
             deliverReplies()
+            takeReturning()
             for (index, id) in polledIDs.enumerated() where polled[index + 2].revents != 0 {
                 if let connection = connections[id] { serve(connection) }
             }
@@ -110,8 +115,8 @@ final class AgentConnectionLoop {
             }
             // A worker may have answered a connection that still counts here (its client has the
             // reply, and may be this new connection): settle the answered ones first.
-            if connections.count >= capacity { deliverReplies() }
-            guard connections.count < capacity || closeOldestIdle() else {
+            if served >= capacity { deliverReplies() }
+            guard served < capacity || closeOldestIdle() else {
                 dismiss(connection, .storageUnavailable(reason: "the agent is busy: all \(capacity) connections are serving requests; try again"))
                 continue
             }
@@ -147,11 +152,23 @@ final class AgentConnectionLoop {
         }
     }
 
-    /// After a reply has gone out: the connection closes, or waits for its next request.
+    /// The connections open: the loop's and the kept connections' threads'.
+    private var served: Int { connections.count + kept.count }
+
+    /// After a reply has gone out: the connection closes, or waits for its next request on a
+    /// thread of its own, or here.
     private func finish(_ connection: AgentConnection, keepOpen: Bool) {
         guard keepOpen, !connection.hungUp else {
             connections[connection.id] = nil
             return
+        }
+        let duplicate = fcntl(connection.descriptor, F_DUPFD_CLOEXEC, 0)
+        if duplicate >= 0 {
+            guard !kept.adopt(duplicate, caller: connection.caller) else {
+                connections[connection.id] = nil
+                return
+            }
+            close(duplicate)
         }
         connection.state = .waiting
         connection.request = IncomingFrame()
@@ -161,18 +178,31 @@ final class AgentConnectionLoop {
     /// Hands a connection's whole request to the workers, or answers a malformed one at once.
     private func start(_ connection: AgentConnection) {
         defer { connection.request.wipe() }
-        guard let message = connection.request.message() else {
-            return reply(to: connection, .failure(.invalidArgument(reason: "a malformed request")))
-        }
         let request: AgentRequest
-        do {
-            request = try AgentRequest(message)
+        do throws(CofferError) {
+            request = try connection.request.request()
         } catch {
-            return reply(to: connection, .failure(.invalidArgument(reason: "a request that breaks the protocol: \(error)")))
+            return reply(to: connection, .failure(error))
         }
         if case .identify = request { connection.keepsOpen = true }
+        hand(request, of: connection)
+    }
+
+    /// Gives a connection's request to the workers.
+    private func hand(_ request: AgentRequest, of connection: AgentConnection) {
         connection.state = .working
         dispatch(ReplyChannel(connection: connection.id, socket: connection.descriptor, wakeup: wakeup), request, connection.caller, connection.cancellation)
+    }
+
+    /// Takes back the kept connections whose requests must wait, and hands those to the workers.
+    private func takeReturning() {
+        for returning in wakeup.takeReturning() {
+            let connection = AgentConnection(id: nextID, descriptor: returning.descriptor, caller: returning.caller, at: .now)
+            nextID += 1
+            connection.keepsOpen = true
+            connections[connection.id] = connection
+            hand(returning.request, of: connection)
+        }
     }
 
     private func deliverReplies() {
@@ -217,9 +247,9 @@ final class AgentConnectionLoop {
             switch connection.state {
             case .reading:
                 if now >= connection.requestStartedAt + limits.requestDeadline {
-                    dismiss(connection, .invalidArgument(reason: "the request did not arrive within \(limits.requestDeadline)"))
+                    dismiss(connection, limits.lateRequest)
                 } else if now >= connection.lastHeard + limits.idleTimeout {
-                    dismiss(connection, .invalidArgument(reason: "the connection sent nothing for \(limits.idleTimeout)"))
+                    dismiss(connection, limits.silentConnection)
                 }
             case .writing(_, let deadline, _):
                 if now >= deadline { connections[connection.id] = nil }

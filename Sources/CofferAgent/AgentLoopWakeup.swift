@@ -2,13 +2,14 @@ import CofferBase
 import Coffer
 import Glibc
 
-/// How the workers and ``AgentServer/stop()`` reach the connection loop while it sleeps in
-/// `poll`: replies waiting to be written, a stop request, and a pipe whose read end the loop
-/// polls, so either wakes it at once.
+/// How the workers, the kept connections' threads and ``AgentServer/stop()`` reach the connection
+/// loop while it sleeps in `poll`: replies waiting to be written, connections handed back, a stop
+/// request, and a pipe whose read end the loop polls, so any of them wakes it at once.
 final class AgentLoopWakeup: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
     private let replies = Guarded<[(connection: UInt64, frame: OutgoingFrame)]>([])
+    private let returning = Guarded<[KeptConnectionThreads.Returning]>([])
     private let stopping = Guarded(false)
 
     init() throws(CofferError) {
@@ -44,6 +45,21 @@ final class AgentLoopWakeup: Sendable {
         replies.withLock { replies in
             defer { replies = [] }
             return replies
+        }
+    }
+
+    /// Hands the loop a kept connection back from its thread, with a request that must wait
+    /// (``KeptConnectionThreads``).
+    func handBack(_ connection: KeptConnectionThreads.Returning) {
+        returning.withLock { $0.append(connection) }
+        wake()
+    }
+
+    /// The connections handed back since the last call, in order.
+    func takeReturning() -> [KeptConnectionThreads.Returning] {
+        returning.withLock { returning in
+            defer { returning = [] }
+            return returning
         }
     }
 

@@ -1,4 +1,5 @@
 import Coffer
+import CofferBase
 import Foundation
 import Glibc
 
@@ -19,6 +20,8 @@ package final class AgentServer: Sendable {
     package let callers = CallerResolver()
     /// The shares of held vaults on sockets of their own (`coffer agent share`).
     package let shares: ShareRegistry
+    /// The threads of the kept connections, while the server runs.
+    private let kept = Guarded<KeptConnectionThreads?>(nil)
 
     /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused,
     /// asking the person through `prompter` whether a program may use another's item.
@@ -41,16 +44,17 @@ package final class AgentServer: Sendable {
         let quick = AgentWorkerPool(threads: limits.workers, name: "coffer agent")
         let unlocking = AgentWorkerPool(threads: limits.unlockWorkers, name: "coffer agent unlock")
         let prompting = AgentWorkerPool(threads: limits.promptWorkers, name: "coffer agent prompt")
+        let kept = KeptConnectionThreads(limits: limits, wakeup: wakeup) { [self, callers] request, peer in
+            self.answerAtOnce(request, from: peer.caller(using: callers))
+        }
+        self.kept.withLock { $0 = kept }
         let loop = AgentConnectionLoop(
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-            dispatch: { [handler, wakeup, callers, shares] channel, request, peer, cancellation in
+            dispatch: { [self, handler, wakeup, callers] channel, request, peer, cancellation in
                 let workers = if case .unlock = request { unlocking } else { quick }
                 workers.submit {
                     let caller = peer.caller(using: callers)
-                    if let reply = shares.answer(request, from: caller?.program) { return channel.send(reply) }
-                    // The shares end, logged, while their vaults are still held.
-                    if case .stop = request { shares.endAll() }
-                    guard let reply = handler.handleWithoutAsking(request, from: caller) else {
+                    guard let reply = self.answerAtOnce(request, from: caller) else {
                         // The person is asked: on a thread of its own, holding up no other client.
                         return prompting.submit {
                             channel.send(handler.handle(request, from: caller, cancellation: cancellation))
@@ -60,14 +64,30 @@ package final class AgentServer: Sendable {
                     if case .stop = request { wakeup.requestStop() }
                 }
             },
-            housekeeping: { [handler] in handler.vaults.expire() })
+            housekeeping: { [handler] in handler.vaults.expire() }, kept: kept)
         loop.run()
+        kept.stop()
+        self.kept.withLock { $0 = nil }
         quick.stop()
         unlocking.stop()
         prompting.stop()
         shares.endAll()
         handler.vaults.forgetAll()
         close(listener)
+    }
+
+    /// How many kept connections are served each on a thread of its own now (``KeptConnectionThreads``).
+    package var connectionsOnThreadsOfTheirOwn: Int {
+        kept.withLock { $0?.count ?? 0 }
+    }
+
+    /// The reply to `request` from `caller` when nobody has to be asked for it; `nil` when the
+    /// person must be. Shares are made and ended here; a `stop` ends them first, logged, while
+    /// their vaults are still held.
+    private func answerAtOnce(_ request: AgentRequest, from caller: Caller?) -> AgentReply? {
+        if let reply = shares.answer(request, from: caller?.program) { return reply }
+        if case .stop = request { shares.endAll() }
+        return handler.handleWithoutAsking(request, from: caller)
     }
 
     /// Holds `vault`, opened at start (`agent start --hold`), until `lock` or stop.

@@ -21,11 +21,14 @@ package struct AgentServerLimits: Sendable {
     package var promptWorkers: Int
     /// How long a kept connection (`identify`) may wait for its next request before it is closed.
     package var keepAliveTimeout: Duration
+    /// How many kept connections are served each on a thread of its own (``KeptConnectionThreads``);
+    /// the others stay with the connection loop.
+    package var keptConnectionThreads: Int
 
     package init(
         requestDeadline: Duration = .seconds(10), idleTimeout: Duration = .seconds(5), replyDeadline: Duration = .seconds(10),
         maxConnections: Int = 256, workers: Int = 2, unlockWorkers: Int = 1, promptWorkers: Int = 4,
-        keepAliveTimeout: Duration = .seconds(600)
+        keepAliveTimeout: Duration = .seconds(600), keptConnectionThreads: Int = 16
     ) {
         self.requestDeadline = requestDeadline
         self.idleTimeout = idleTimeout
@@ -35,5 +38,12 @@ package struct AgentServerLimits: Sendable {
         self.unlockWorkers = max(1, unlockWorkers)
         self.promptWorkers = max(1, promptWorkers)
         self.keepAliveTimeout = keepAliveTimeout
+        self.keptConnectionThreads = max(0, keptConnectionThreads)
     }
+
+    /// What a connection is told when its request did not arrive by ``requestDeadline``.
+    var lateRequest: CofferError { .invalidArgument(reason: "the request did not arrive within \(requestDeadline)") }
+
+    /// What a connection is told when it sent nothing of its request for ``idleTimeout``.
+    var silentConnection: CofferError { .invalidArgument(reason: "the connection sent nothing for \(idleTimeout)") }
 }

@@ -116,10 +116,10 @@ final class SQLiteConnection {
     /// vault's setting. In WAL mode a commit is then not fsynced: it survives the process being
     /// killed, and a power loss may undo it. For the audit log alone (docs/vault-format.md, 8.2).
     func withoutSyncOnCommit<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        try execute("PRAGMA synchronous = NORMAL")
+        try run("PRAGMA synchronous = NORMAL")
         let result: Result<R, CofferError>
         do throws(CofferError) { result = .success(try body()) } catch { result = .failure(error) }
-        try execute("PRAGMA synchronous = FULL")
+        try run("PRAGMA synchronous = FULL")
         return try result.get()
     }
 

@@ -43,13 +43,18 @@ final class SharedSocket: Sendable {
     func start(handler: AgentRequestHandler, callers: CallerResolver, ended: @escaping @Sendable (ShareEnding, Program?) -> Void) {
         let thread = Thread { [self] in
             let workers = AgentWorkerPool(threads: 2, name: "coffer share")
+            let limits = AgentServerLimits()
+            let kept = KeptConnectionThreads(limits: limits, wakeup: wakeup) { [filter] request, peer in
+                filter.reply(to: request, from: peer.caller(using: callers), handler: handler)
+            }
             let loop = AgentConnectionLoop(
-                listener: listener, limits: AgentServerLimits(), wakeup: wakeup, callers: callers,
+                listener: listener, limits: limits, wakeup: wakeup, callers: callers,
                 dispatch: { [filter] channel, request, peer, _ in
                     workers.submit { channel.send(filter.reply(to: request, from: peer.caller(using: callers), handler: handler)) }
                 },
-                housekeeping: { [self] in if ContinuousClock.now >= deadline { stop(.expired, by: nil) } })
+                housekeeping: { [self] in if ContinuousClock.now >= deadline { stop(.expired, by: nil) } }, kept: kept)
             loop.run()
+            kept.stop()
             workers.stop()
             close(listener)
             var info = stat()

@@ -38,6 +38,21 @@ final class VaultAuditLogTests: XCTestCase {
         XCTAssertTrue(try vault.verify().isClean)
     }
 
+    /// An append commits without an fsync (`synchronous = NORMAL`) and puts the vault's own
+    /// setting back at once: inside the append the connection runs NORMAL, and before and after
+    /// it, and after several appends in a row, every other write is FULL (fsynced).
+    func testAnAppendLeavesEveryOtherWriteDurable() throws {
+        let vault = try folder.makeVault()
+        func synchronous() throws -> Int64? { try vault.withConnection { connection throws(CofferError) in try connection.integer("PRAGMA synchronous") } }
+        XCTAssertEqual(try synchronous(), 2, "FULL before")
+        let during = try vault.withConnection { connection throws(CofferError) in
+            try connection.withoutSyncOnCommit { () throws(CofferError) in try connection.integer("PRAGMA synchronous") }
+        }
+        XCTAssertEqual(during, 1, "NORMAL for the append")
+        for second in 0..<3 { try vault.appendAudit(Self.entry(second)) }
+        XCTAssertEqual(try synchronous(), 2, "FULL again after the appends")
+    }
+
     /// The log keeps the newest 10,000 entries: appending past that deletes the oldest in the same
     /// transaction, and the sequence goes on counting.
     func testLogIsBounded() throws {
