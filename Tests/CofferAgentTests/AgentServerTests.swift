@@ -7,37 +7,13 @@ import XCTest
 
 /// The agent over a real Unix socket: requests served, bad frames answered with an error, and
 /// the agent still serving afterwards.
-final class AgentServerTests: XCTestCase {
-    let folder = TemporaryFolder()
-    var socketPath: String { folder.file("agent.sock").path }
-    private var server: AgentServer?
-    private var thread: Thread?
-
-    /// The agent hashes each program's executable the first time it sees one: this test
-    /// process's own (a test bundle of about 180 MB) is hashed here, once for all the tests, so
-    /// that no request's time bound below includes it.
-    override class func setUp() {
-        super.setUp()
-        _ = try? CallerResolver().resolve(pid: getpid(), uid: geteuid())
-    }
-
+final class AgentServerTests: InProcessAgentTestCase {
     /// Deadlines short enough for a test to wait them out.
     static let shortLimits = AgentServerLimits(requestDeadline: .seconds(1), idleTimeout: .seconds(1), replyDeadline: .seconds(5))
 
-    /// Runs an agent in this process on `socketPath`.
-    func startServer(_ limits: AgentServerLimits = shortLimits) throws {
-        let listener = try AgentSocket.listen(path: socketPath)
-        let server = try AgentServer(listener: listener, idleTimeout: .seconds(600), limits: limits)
-        self.server = server
-        let thread = Thread { server.run() }
-        self.thread = thread
-        thread.start()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        let deadline = Date().addingTimeInterval(5)
-        while thread?.isExecuting == true, Date() < deadline { usleep(10_000) }
+    /// Runs an agent in this process on `socketPath`, with short deadlines unless told otherwise.
+    override func startServer(_ limits: AgentServerLimits = shortLimits) throws {
+        try super.startServer(limits)
     }
 
     var client: AgentClient { AgentClient(path: socketPath, timeout: .seconds(5)) }

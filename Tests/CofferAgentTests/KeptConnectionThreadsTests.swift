@@ -8,38 +8,7 @@ import XCTest
 /// ``AgentServerLimits/keptConnectionThreads``: the same answers and the same bounds as on the
 /// connection loop, requests that must wait handed back to the loop, and every one ended when
 /// the agent stops.
-final class KeptConnectionThreadsTests: XCTestCase {
-    let folder = TemporaryFolder()
-    var socketPath: String { folder.file("agent.sock").path }
-    private var server: AgentServer?
-    private var thread: Thread?
-
-    override class func setUp() {
-        super.setUp()
-        // The agent hashes this test's executable once, here, outside every time bound below.
-        _ = try? CallerResolver().resolve(pid: getpid(), uid: geteuid())
-    }
-
-    private func startServer(_ limits: AgentServerLimits) throws {
-        let server = try AgentServer(listener: try AgentSocket.listen(path: socketPath), idleTimeout: .seconds(600), limits: limits)
-        self.server = server
-        let thread = Thread { server.run() }
-        self.thread = thread
-        thread.start()
-    }
-
-    override func tearDown() {
-        server?.stop()
-        waitForTheServerToEnd()
-    }
-
-    @discardableResult
-    private func waitForTheServerToEnd(within seconds: TimeInterval = 5) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while thread?.isExecuting == true, Date() < deadline { usleep(10_000) }
-        return thread?.isExecuting != true
-    }
-
+final class KeptConnectionThreadsTests: InProcessAgentTestCase {
     /// A connection that has sent `identify` and had its answer.
     private func keptConnection() throws -> RawAgentConnection {
         let connection = try RawAgentConnection(socketPath)
