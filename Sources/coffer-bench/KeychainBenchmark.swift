@@ -6,7 +6,9 @@ import Foundation
 /// `coffer agent` holding a vault of ``items`` items this process owns), the same `get` from the
 /// same vault opened in this process, and a libsecret lookup (`secret_password_lookupv_sync`)
 /// from the Secret Service on this process's session bus, holding as many items; and the agent's
-/// round trip alone (a `holds` request on the same connection), its floor.
+/// round trip alone (a `holds` request on the same connection); and the floor under that round
+/// trip: the same request and reply between this process and one that does nothing else
+/// (``RoundTripFloor``).
 ///
 /// The libsecret part writes to the default collection of the Secret Service it finds, so the
 /// suite runs only on the private keyring of scripts/with-secret-service.sh (`make bench`), or
@@ -50,6 +52,9 @@ enum KeychainBenchmark {
             try SecretServiceProviderBenchmark.retry(for: .seconds(30)) {
                 try BenchProcess.run(coffer.path, ["unlock", "--for", "1h"], environment: agentEnvironment)
             }
+            let floor = try RoundTripFloor.Client(
+                bench: URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path, path: folder.appendingPathComponent("floor.sock").path,
+                vault: vaultURL.path)
             let store = try LoginKeychain.store(environment: agentEnvironment)
             let keychain = Keychain(service: service, store: store)
             let local = Keychain(service: service, store: vault)
@@ -59,19 +64,21 @@ enum KeychainBenchmark {
                 { round in guard try keychain.data(for: ids[picks[round]].account) != nil else { throw CofferError.itemNotFound } },
                 { round in guard try local.data(for: ids[picks[round]].account) != nil else { throw CofferError.itemNotFound } },
                 { round in guard try RawLibsecret.lookup(service: service, account: ids[picks[round]].account) else { throw CofferError.itemNotFound } },
-                // The agent's floor: a `holds` over the same kept connection reads no item and logs nothing.
+                // The agent's round trip: a `holds` over the same kept connection reads no item and logs nothing.
                 { _ in guard case .done = try store.client.send(.holds(vault: store.vault)) else { throw CofferError.locked } },
+                { _ in try floor.roundTrip() },
             ])
         }
-        let (agent, local, libsecret, floor) = (medians[0], medians[1], medians[2], medians[3])
-        print("A `get` of one of \(items) items, medians of \(gets), all four interleaved; the login keychain's agent logs each")
+        let (agent, local, libsecret, roundTrip, floor) = (medians[0], medians[1], medians[2], medians[3], medians[4])
+        print("A `get` of one of \(items) items, medians of \(gets), all five interleaved; the login keychain's agent logs each")
         print("read in the vault's audit log (the owner reads).\n")
         print("| read | median | / in-process vault | / libsecret lookup |")
         print("|---|---:|---:|---:|")
         print("| `Keychain(service:)` through the agent | \(Measurement.format(agent)) | \(Measurement.ratio(agent, local)) | \(Measurement.ratio(agent, libsecret)) |")
         print("| the vault opened in process | \(Measurement.format(local)) | | \(Measurement.ratio(local, libsecret)) |")
         print("| libsecret lookup (`secret_password_lookupv_sync`) | \(Measurement.format(libsecret)) | | |")
-        print("| the agent's round trip alone (`holds`: no item read, nothing logged) | \(Measurement.format(floor)) | | \(Measurement.ratio(floor, libsecret)) |")
+        print("| the agent's round trip alone (`holds`: no item read, nothing logged) | \(Measurement.format(roundTrip)) | | \(Measurement.ratio(roundTrip, libsecret)) |")
+        print("| the floor: the same request and reply with a process that does nothing else | \(Measurement.format(floor)) | | \(Measurement.ratio(floor, libsecret)) |")
         let met = agent <= 50 && agent < libsecret / 2
         print("\nTargets: ≤ 50 µs and < 0.5× a libsecret lookup: \(met ? "met" : "missed") (\(Measurement.format(agent)), \(Measurement.ratio(agent, libsecret)))\n")
     }

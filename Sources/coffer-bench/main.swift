@@ -19,6 +19,10 @@ if requested == "secret-service-client" {
     SecretServiceClient.run()
     exit(0)
 }
+// The floor's server that `keychain` starts; not a suite of its own.
+if requested == "round-trip-server", CommandLine.arguments.count == 3 {
+    RoundTripFloor.serve(path: CommandLine.arguments[2])
+}
 let names = requested == "all" ? suites.keys.sorted() : [requested]
 for name in names {
     guard let suite = suites[name] else {
