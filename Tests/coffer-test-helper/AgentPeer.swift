@@ -1,12 +1,16 @@
+import Coffer
 import Glibc
 
 /// A process that connects to a Unix socket, for the tests that tell which program a peer is:
 ///   peer SOCKET   connect, print "connected", then wait for stdin to close
 ///   ping SOCKET   connect, send the agent a ping, print "replied" once its reply is read,
 ///                 then wait for stdin to close
+///   ping-reply SOCKET  connect, send a ping, print the reply (an error's message), and exit;
+///                 exit 1, printing nothing, when the connect fails
 enum AgentPeer {
     /// Runs the command in `arguments` and returns its exit status; `nil` when it is not one of these.
     static func run(_ arguments: [String]) -> Int32? {
+        if arguments.count == 2, arguments[0] == "ping-reply" { return pingReply(arguments[1]) }
         guard arguments.count == 2, arguments[0] == "peer" || arguments[0] == "ping" else { return nil }
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
@@ -29,6 +33,22 @@ enum AgentPeer {
         fflush(nil)
         var byte: UInt8 = 0
         while read(0, &byte, 1) > 0 {}
+        return 0
+    }
+
+    private static func pingReply(_ path: String) -> Int32 {
+        guard let descriptor = try? AgentSocket.connect(path: path) else { return 1 }
+        defer { close(descriptor) }
+        // An agent that refuses the connection answers and closes at once, maybe before the ping
+        // is written: its reply is read all the same.
+        _ = AgentSocket.write(AgentRequest.ping.message, to: descriptor)
+        guard let message = AgentSocket.read(from: descriptor),
+              let reply = try? AgentReply(message, to: .ping)
+        else { return 2 }
+        switch reply {
+        case .failure(let error): print("error: \(error)")
+        default: print("served")
+        }
         return 0
     }
 

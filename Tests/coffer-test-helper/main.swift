@@ -10,7 +10,7 @@ import Foundation
 //   audit-loop VAULT KEYFILE PREFIX COUNT   COUNT times: set PREFIX-i, print "set i", append an entry, print "audited i"
 //   audit-dump VAULT KEYFILE                print the account of every audit entry's item, newest first
 //   make-fixture FOLDER                     write FOLDER/v1.vault and FOLDER/v1.key (see VaultFixtureTests)
-//   peer SOCKET, ping SOCKET                a peer on a Unix socket (AgentPeer)
+//   peer SOCKET, ping SOCKET, ping-reply SOCKET   a peer on a Unix socket (AgentPeer)
 //   resolve PID                             the program an agent of this user finds PID to be (ResolveCaller)
 //   make-fixture-v2 FOLDER                  write FOLDER/v2.vault (see VaultFixtureV2Tests)
 //   agent-set|agent-get|agent-list|agent-delete|agent-delete-all SOCKET VAULT ..., owner VAULT SERVICE ACCOUNT

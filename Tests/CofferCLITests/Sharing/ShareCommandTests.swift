@@ -37,6 +37,43 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).stdoutText, "the share at \(shareSocket.path) has ended\n")
     }
 
+    /// Another user reaches nothing through a share, whatever the user opens by mistake: with the
+    /// share's folders opened to others, the socket is the user's alone (0600), so the connect is
+    /// refused; and with the socket opened too, the share answers another uid only with the
+    /// agent's refusal (`SO_PEERCRED`), as the agent's own socket does. `coffer get` as that user
+    /// prints nothing of the item.
+    func testAnotherUserReachesNothingThroughAShare() throws {
+        guard geteuid() == 0 else { throw XCTSkip("needs root, to connect as nobody (uid 65534)") }
+        try initVault()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        XCTAssertEqual(try coffer(["set", "granted", "alice"], stdin: Data("s3cret".utf8), environment: ["COFFER_PASSPHRASE": nil]).status, 0)
+        XCTAssertEqual(mkdir(folder.file("share").path, 0o700), 0)
+        let shared = try coffer(["agent", "share", "--socket", shareSocket.path, "--service", "granted"])
+        XCTAssertEqual(shared.status, 0, shared.stderrText)
+        for opened in [folder.url, folder.file("share")] { XCTAssertEqual(chmod(opened.path, 0o755), 0, "opened to others, by mistake") }
+        var info = stat()
+        XCTAssertEqual(stat(shareSocket.path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600, "the share's socket is the user's alone")
+
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let helper = try BuiltProducts.executableForOtherUsers("coffer-test-helper").path
+        let refused = try ChildProcess.run(nobody[0], Array(nobody[1...]) + [helper, "ping-reply", shareSocket.path])
+        XCTAssertEqual(refused.status, 1, "the connect is refused: \(refused.stdoutText)")
+        XCTAssertEqual(refused.stdoutText, "")
+        let get = try ChildProcess.run(
+            nobody[0], Array(nobody[1...]) + [try BuiltProducts.executableForOtherUsers("coffer").path, "get", "granted", "alice"],
+            environment: ["COFFER_AGENT_SOCKET": shareSocket.path, "HOME": "/nonexistent", "COFFER_VAULT": "/nonexistent/v.vault"])
+        XCTAssertNotEqual(get.status, 0)
+        XCTAssertFalse(get.stdoutText.contains("s3cret") || get.stderrText.contains("s3cret"))
+
+        XCTAssertEqual(chmod(shareSocket.path, 0o666), 0, "the socket opened to everyone, by mistake")
+        let answered = try ChildProcess.run(nobody[0], Array(nobody[1...]) + [helper, "ping-reply", shareSocket.path])
+        XCTAssertEqual(answered.stdoutText, "error: invalid argument: this agent serves only its own user\n", "status \(answered.status) \(answered.stderrText)")
+        XCTAssertEqual(chmod(folder.url.path, 0o700), 0, "the vault's folder private again, for coffer")
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0)
+    }
+
     /// A share needs a vault the agent holds, one kind of grant and a time within a day; an
     /// unshare needs a share.
     func testWhatShareAndUnshareRefuse() throws {
