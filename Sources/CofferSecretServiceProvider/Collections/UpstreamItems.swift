@@ -14,7 +14,7 @@ import Foundation
 final class UpstreamItems: CollectionItems {
     /// The share's socket.
     let socket: String
-    private let store: AgentStore
+    private let share: AgentStore
     /// The identity of each item seen, by row key, as last listed (or written here).
     private var known: [[UInt8]: ItemID] = [:]
 
@@ -27,17 +27,17 @@ final class UpstreamItems: CollectionItems {
     init(socket: String) {
         self.socket = socket
         // The share serves its own vault whatever vault a request names.
-        store = AgentStore(client: AgentClient(path: socket, timeout: Self.timeout), vault: "/")
+        share = AgentStore(client: AgentClient(path: socket, timeout: Self.timeout), vault: "/")
     }
 
     /// Whether the share answers and its agent holds the shared vault unlocked.
     var isAvailable: Bool {
-        guard case .done? = try? store.client.send(.holds(vault: store.vault)) else { return false }
+        guard case .done? = try? share.client.send(.holds(vault: share.vault)) else { return false }
         return true
     }
 
     func storedItems(withAttributes attributes: [String: String]) throws(CofferError) -> [StoredItem] {
-        let listed = try upstream { () throws(CofferError) in try store.items(matching: ItemQuery()) }
+        let listed = try upstream { () throws(CofferError) in try share.items(matching: ItemQuery()) }
         known = Dictionary(listed.map { (Self.rowKey(of: $0.id), $0.id) }) { first, _ in first }
         let matches = ItemAttributes.matcher(for: attributes)
         return listed.filter(matches).map { StoredItem(rowKey: Self.rowKey(of: $0.id), attributes: $0, access: .unowned) }
@@ -45,7 +45,7 @@ final class UpstreamItems: CollectionItems {
 
     func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
         guard let id = try identity(at: rowKey) else { return nil }
-        guard let item = try upstream({ () throws(CofferError) in try store.item(for: id) }) else {
+        guard let item = try upstream({ () throws(CofferError) in try share.item(for: id) }) else {
             known[rowKey] = nil
             return nil
         }
@@ -64,7 +64,7 @@ final class UpstreamItems: CollectionItems {
     /// the program it identifies for this process.
     @discardableResult
     func store(_ secret: Data, for id: ItemID, options: ItemOptions, owner: Program?) throws(CofferError) -> [UInt8] {
-        try upstream { () throws(CofferError) in try store.set(secret, for: id, options: options) }
+        try upstream { () throws(CofferError) in try share.set(secret, for: id, options: options) }
         let rowKey = Self.rowKey(of: id)
         known[rowKey] = id
         return rowKey
@@ -76,7 +76,7 @@ final class UpstreamItems: CollectionItems {
         guard let previous = try identity(at: old) else { throw .itemNotFound }
         let rowKey = try store(secret, for: id, options: options, owner: nil)
         if previous != id {
-            _ = try upstream { () throws(CofferError) in try store.remove(previous) }
+            _ = try upstream { () throws(CofferError) in try share.remove(previous) }
             known[old] = nil
         }
         return rowKey
@@ -86,7 +86,7 @@ final class UpstreamItems: CollectionItems {
     func removeStoredItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Bool {
         guard let id = try identity(at: rowKey) else { return false }
         known[rowKey] = nil
-        return try upstream { () throws(CofferError) in try store.remove(id) }
+        return try upstream { () throws(CofferError) in try share.remove(id) }
     }
 
     /// The identity of the item at `rowKey`, listing the share's items again when it is not known.
