@@ -95,12 +95,14 @@ report("read-only",
        overwrite=store("granted", "alice", "overwritten"),
        new_item=store("granted", "dave", "new"),
        keyring_write=keyring_set("granted", "erin", "new"),
+       clear=run(["secret-tool", "clear", "service", "granted", "username", "alice"]),
        after_writes=lookup("granted", "alice"))
 
 wait_for("read-write")
 report("read-write",
        written=store("granted", "carol", "written inside"),
        read_back=lookup("granted", "carol"),
+       keyring_write=keyring_set("granted", "frank", "via keyring"),
        outside=store("other", "carol", "x"))
 
 wait_for("unshared")

@@ -21,13 +21,14 @@ final class ShareSecretServiceInBubblewrapTests: ShareTestCase {
     }
 
     private struct ReadOnly: Decodable {
-        let start, granted, other, granted_search, other_search, overwrite, new_item, after_writes: Run
+        let start, granted, other, granted_search, other_search, overwrite, new_item, clear, after_writes: Run
         let items: [[String: String]]
         let keyring_granted, keyring_other, keyring_write: KeyringAnswer
     }
 
     private struct ReadWrite: Decodable {
         let written, read_back, outside: Run
+        let keyring_write: KeyringAnswer
     }
 
     private struct Unshared: Decodable {
@@ -80,8 +81,9 @@ final class ShareSecretServiceInBubblewrapTests: ShareTestCase {
 
     /// Item X (`granted/alice`) is read by secret-tool and python-keyring; item Y (`other/bob`,
     /// the same user's, not shared) is found by neither; secretstorage lists the share's items
-    /// alone. A write through the read-only share is refused with a D-Bus error and changes
-    /// nothing; through a `--read-write` share it lands in the user's vault. Once unshared, X is
+    /// alone. A write or a clear through the read-only share is refused with a D-Bus error and
+    /// changes nothing; through a `--read-write` share, secret-tool's and python-keyring's writes
+    /// land in the user's vault. Once unshared, X is
     /// gone within 10 s while the provider keeps answering (the collection reads locked, not
     /// empty), and it comes back with a new share.
     func testSecretServiceClientsInASandboxSeeOnlyTheSharedItems() throws {
@@ -111,6 +113,8 @@ final class ShareSecretServiceInBubblewrapTests: ShareTestCase {
             XCTAssertTrue(refused.stderr.contains("does not let this item be written"), refused.stderr)
         }
         XCTAssertNotNil(readOnly.keyring_write.error, "keyring.set_password through a read-only share fails")
+        XCTAssertEqual(readOnly.clear.status, 1, "secret-tool clear through a read-only share")
+        XCTAssertTrue(readOnly.clear.stderr.contains("does not let this item be written"), readOnly.clear.stderr)
         XCTAssertEqual(readOnly.after_writes.stdout, "shared secret")
         XCTAssertEqual(try coffer(["get", "granted", "alice"]).stdoutText, "shared secret", "nothing changed upstream")
         XCTAssertEqual(try coffer(["get", "granted", "dave"]).exitStatus, .notFound)
@@ -122,8 +126,10 @@ final class ShareSecretServiceInBubblewrapTests: ShareTestCase {
         let readWrite = try next(ReadWrite.self, of: sandbox, phase: 2)
         XCTAssertEqual(readWrite.written.status, 0, readWrite.written.stderr)
         XCTAssertEqual(readWrite.read_back.stdout, "written inside")
+        XCTAssertEqual(readWrite.keyring_write.stored, true, readWrite.keyring_write.error ?? "")
         XCTAssertEqual(readWrite.outside.status, 1, "outside the grant even when read-write")
         XCTAssertEqual(try coffer(["get", "granted", "carol", "--no-agent"]).stdoutText, "written inside", "in the user's vault")
+        XCTAssertEqual(try coffer(["get", "granted", "frank", "--no-agent"]).stdoutText, "via keyring")
         XCTAssertEqual(try coffer(["get", "other", "carol", "--no-agent"]).exitStatus, .notFound)
 
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0)
