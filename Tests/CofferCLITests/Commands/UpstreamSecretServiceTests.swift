@@ -23,10 +23,15 @@ final class UpstreamSecretServiceTests: ShareTestCase {
             "DBUS_SESSION_BUS_ADDRESS": bus.address, "COFFER_VAULT": folder.file("no-such.vault").path, "COFFER_PASSPHRASE": nil,
             "COFFER_AGENT_SOCKET": folder.file("no-agent.sock").path,
         ])
-        let deadline = ContinuousClock.now + .seconds(20)
-        while try !bus.hasOwner("org.freedesktop.secrets"), ContinuousClock.now < deadline, !provider.hasEnded { usleep(20_000) }
-        XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), provider.stop()?.stderrText ?? "")
+        try awaitName(on: bus, by: provider)
         return provider
+    }
+
+    /// Waits until `process` owns the Secret Service's name on `bus`.
+    private func awaitName(on bus: PrivateBus, by process: ChildProcess) throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while try !bus.hasOwner("org.freedesktop.secrets"), ContinuousClock.now < deadline, !process.hasEnded { usleep(20_000) }
+        XCTAssertTrue(try bus.hasOwner("org.freedesktop.secrets"), process.stop()?.stderrText ?? "")
     }
 
     /// The last element of the item's path, as `secret-tool search` prints it (`[/ELEMENT]`).
@@ -84,5 +89,41 @@ final class UpstreamSecretServiceTests: ShareTestCase {
         XCTAssertEqual(try secretTool(bus, ["lookup", "service", "granted", "username", "alice"]).status, 1, "removed upstream")
         XCTAssertNil(try itemPath(bus, service: "granted", username: "alice"))
         XCTAssertFalse(provider.hasEnded)
+    }
+
+    /// The same searches and lookups by secret-tool answer the same through a share as from the
+    /// full provider on the vault itself (items, labels, secrets, attributes and schema; paths
+    /// and dates aside): the share's items keep the full provider's mapping.
+    func testTheSharesItemsLookAsTheFullProviderShowsThem() throws {
+        try prepareVaults()
+        try openAccessPolicy()
+        let carol = try coffer(["set", "granted", "carol", "--label", "Carol's", "--attribute", "xdg:schema=org.example.Password",
+                                "--attribute", "app=demo"], stdin: Data("carol's secret".utf8))
+        XCTAssertEqual(carol.status, 0, carol.stderrText)
+        try share(["--service", "granted"])
+
+        let fullBus = try PrivateBus()
+        let fullSocket = folder.file("full.sock").path
+        let full = try ChildProcess.start(BuiltProducts.executable("coffer").path, ["agent", "start", "--foreground", "--secret-service"],
+            environment: baseEnvironment.merging(["DBUS_SESSION_BUS_ADDRESS": fullBus.address, "COFFER_AGENT_SOCKET": fullSocket]) { $1 })
+        defer { full.stop() }
+        try awaitName(on: fullBus, by: full)
+        XCTAssertEqual(try coffer(["unlock"], environment: ["COFFER_AGENT_SOCKET": fullSocket]).status, 0)
+        let upstreamBus = try PrivateBus()
+        let upstream = try startUpstream(on: upstreamBus)
+        defer { upstream.stop() }
+
+        func shown(_ bus: PrivateBus, _ arguments: [String]) throws -> String {
+            let output = try secretTool(bus, arguments)
+            return (output.stdoutText + output.stderrText).split(separator: "\n")
+                .filter { !$0.hasPrefix("[/") && !$0.hasPrefix("created = ") && !$0.hasPrefix("modified = ") }.joined(separator: "\n")
+        }
+        for query in [["service", "granted"], ["service", "granted", "username", "carol"], ["app", "demo"],
+                      ["xdg:schema", "org.example.Password"], ["username", "alice"]] {
+            let expected = try shown(fullBus, ["search", "--all"] + query)
+            XCTAssertTrue(expected.contains("secret = "), "the full provider finds \(query)")
+            XCTAssertEqual(try shown(upstreamBus, ["search", "--all"] + query), expected, "\(query)")
+            XCTAssertEqual(try shown(upstreamBus, ["lookup"] + query), try shown(fullBus, ["lookup"] + query), "\(query)")
+        }
     }
 }
