@@ -124,4 +124,16 @@ final class UpstreamItemsTests: XCTestCase {
         }
         XCTAssertEqual(try vaultSecret(bob), Data("unshared secret".utf8))
     }
+
+    /// A socket that takes connections and never answers (a stuck agent) reads as locked once
+    /// the request's time limit (``UpstreamItems/timeout``) has passed: no read waits longer.
+    func testAShareThatDoesNotAnswerReadsAsLockedInBoundedTime() throws {
+        let listener = try AgentSocket.listen(path: shareSocket)
+        defer { close(listener) }
+        let items = UpstreamItems(socket: shareSocket)
+        let started = ContinuousClock.now
+        XCTAssertThrowsError(try items.storedItems(withAttributes: [:])) { XCTAssertEqual($0 as? CofferError, .locked) }
+        XCTAssertFalse(items.isAvailable)
+        XCTAssertLessThan(ContinuousClock.now - started, UpstreamItems.timeout * 2 + .seconds(5))
+    }
 }
