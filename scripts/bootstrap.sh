@@ -50,7 +50,9 @@ if [ "${1:-build}" = test ]; then
     # `coffer agent share` is tested with the sandboxes and remote hosts it serves: bubblewrap
     # with only the shared socket bound in; a loopback sshd of the test's own (its own config,
     # host key and authorized key) reached with `ssh -R`; podman (from its --rootfs, no image),
-    # which the test tries and says why it skips where the machine cannot run it.
+    # which the test tries and says why it skips where the machine cannot run it. The Secret
+    # Service from a share (`agent start --secret-service --upstream`) runs in bubblewrap under
+    # dbus-run-session, driven by secret-tool, python3-keyring and python3-secretstorage (above).
     packages+=(bubblewrap openssh-server openssh-client podman)
 fi
 

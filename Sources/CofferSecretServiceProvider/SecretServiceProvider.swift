@@ -27,11 +27,23 @@ package final class SecretServiceProvider: Sendable {
         package var unlockLifetime: Double = 3600
         /// The session bus; `nil`: ``SessionBusAddress/find(in:)``.
         package var busAddress: String?
+        /// A share's socket whose items are served as the only collection, in place of any vault
+        /// (``upstream(socket:replace:)``).
+        package private(set) var upstream: String?
 
         package init(loginVault: URL, replace: Bool = false, prompter: PrompterCommand? = nil) {
             self.loginVault = loginVault
             self.replace = replace
             self.prompter = prompter
+        }
+
+        /// Serving the items of the share at `socket` (`coffer agent share`), with no vault and
+        /// no prompter: the share's grant decides what exists (docs/secret-service.md, "Inside a
+        /// sandbox"). Run it with ``NoVaultKeeper``.
+        package static func upstream(socket: String, replace: Bool = false) -> Configuration {
+            var configuration = Configuration(loginVault: URL(fileURLWithPath: socket), replace: replace)
+            configuration.upstream = socket
+            return configuration
         }
     }
 
@@ -70,7 +82,9 @@ package final class SecretServiceProvider: Sendable {
                 throw .noSessionBus(SessionBusAddress.missing)
             }
             let bus = try BusConnection(address: address)
-            let registry = CollectionRegistry(loginVault: configuration.loginVault, keeper: keeper, lifetime: configuration.unlockLifetime)
+            let registry = CollectionRegistry(
+                loginVault: configuration.loginVault, keeper: keeper, lifetime: configuration.unlockLifetime,
+                upstream: configuration.upstream.map(UpstreamItems.init))
             let objects = SecretServiceObjects(bus: bus, registry: registry, prompter: configuration.prompter, loop: loop)
             do throws(DBusError) {
                 try objects.exportObjects()

@@ -179,7 +179,8 @@ package enum AgentRequest: Sendable {
         }
     }
 
-    static func encode(_ id: ItemID) -> [UInt8] {
+    /// An item's identity on the wire: `class || u32be(len) || service || u32be(len) || account`.
+    package static func encode(_ id: ItemID) -> [UInt8] {
         [id.itemClass.rawValue] + bigEndian(UInt32(id.service.utf8.count)) + Array(id.service.utf8)
             + bigEndian(UInt32(id.account.utf8.count)) + Array(id.account.utf8)
     }

@@ -10,6 +10,12 @@ package struct StoredItem: Sendable, Hashable {
     /// The item's owner and access list (format version 3).
     package let access: ItemAccess
 
+    package init(rowKey: [UInt8], attributes: ItemAttributes, access: ItemAccess) {
+        self.rowKey = rowKey
+        self.attributes = attributes
+        self.access = access
+    }
+
     /// ``ItemAttributes/storeOrder(_:_:)`` of their attributes.
     static func storeOrder(_ lhs: StoredItem, _ rhs: StoredItem) -> Bool {
         ItemAttributes.storeOrder(lhs.attributes, rhs.attributes)
@@ -26,11 +32,7 @@ extension Vault {
     /// met on the way are purged; records that fail authentication are skipped.
     package func storedItems(withAttributes attributes: [String: String]) throws(CofferError) -> [StoredItem] {
         let now = configuration.now()
-        let wanted = attributes.map { (Normalization.nfc($0.key), Normalization.nfc($0.value)) }
-        func matches(_ item: ItemAttributes) -> Bool {
-            let have = item.indexedAttributes
-            return wanted.allSatisfy { name, value in have[name].map(Normalization.nfc) == value }
-        }
+        let matches = ItemAttributes.matcher(for: attributes)
         return try withUnlockedKeys { connection, keys throws(CofferError) -> [StoredItem] in
             guard !attributes.isEmpty, try Self.formatVersion(connection) >= 2 else {
                 let scan = try scanRecords(connection, keys, now: now)
@@ -119,6 +121,18 @@ extension Vault {
                 try prepareItemWrite(connection, keys)
                 return try Self.delete(rowKey, connection)
             }
+        }
+    }
+}
+
+extension ItemAttributes {
+    /// Whether an item's ``indexedAttributes`` include every one of `attributes`, compared in
+    /// Unicode NFC, as ``Vault/storedItems(withAttributes:)`` selects items.
+    package static func matcher(for attributes: [String: String]) -> @Sendable (ItemAttributes) -> Bool {
+        let wanted = attributes.map { (Normalization.nfc($0.key), Normalization.nfc($0.value)) }
+        return { item in
+            let have = item.indexedAttributes
+            return wanted.allSatisfy { name, value in have[name].map(Normalization.nfc) == value }
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// records (``ProviderRecords``), which it never lists or reads, and refuses to store, move or
 /// delete. The provider's objects reach a vault only through it
 /// (``SecretServiceObjects/withVault(_:_:)``), so no client call can see or change a record.
-struct ClientVault {
+struct ClientVault: CollectionItems {
     private let vault: Vault
 
     init(_ vault: Vault) {
@@ -17,11 +17,6 @@ struct ClientVault {
         try vault.storedItems(withAttributes: attributes).filter { !ProviderRecords.isReserved($0.attributes.id) }
     }
 
-    /// ``Vault/storedItem(atRowKey:)``; `nil` for a provider's record.
-    func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
-        try storedItemWithAccess(atRowKey: rowKey)?.item
-    }
-
     /// ``Vault/storedItemWithAccess(atRowKey:)``; `nil` for a provider's record.
     func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
         guard let found = try vault.storedItemWithAccess(atRowKey: rowKey), !ProviderRecords.isReserved(found.item.attributes.id) else {
@@ -31,13 +26,13 @@ struct ClientVault {
     }
 
     /// The vault's access policy (``Vault/accessPolicy()``).
-    func accessPolicy() throws(CofferError) -> AccessPolicy {
+    func accessPolicy() throws(CofferError) -> AccessPolicy? {
         try vault.accessPolicy()
     }
 
     /// The vault, for the access gate alone: it reads an item's owner and access list, adds to
     /// the list (`always`) and writes the audit log; it lists no item.
-    var gated: Vault { vault }
+    var gated: Vault? { vault }
 
     func rowKey(for id: ItemID) throws(CofferError) -> [UInt8] {
         try vault.rowKey(for: id)

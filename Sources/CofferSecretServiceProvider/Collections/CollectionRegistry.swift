@@ -12,6 +12,8 @@ import Glibc
 ///   login vault (``ProviderRecords``), where no client reaches them, so a created collection
 ///   unlocks with the login collection and needs no prompt of its own.
 /// - **Held**: any other vault the agent holds, from the moment it is first seen held.
+/// - **Upstream**: with ``UpstreamItems`` (in a sandbox), the share's items are the login
+///   collection, and the only one: no vault, no created or held collection.
 ///
 /// Used on the main-loop thread only.
 final class CollectionRegistry {
@@ -22,6 +24,8 @@ final class CollectionRegistry {
 
     private let loginURL: URL
     private let keeper: any VaultKeeper
+    /// The share served in place of vaults, if any.
+    private let upstream: UpstreamItems?
     /// How long a vault the provider unlocks stays held, in seconds.
     let lifetime: Double
     /// Created collections as last read from the login vault's records, so they still show
@@ -40,14 +44,17 @@ final class CollectionRegistry {
     /// The login vault's real path, once it exists (it does not move while the agent runs).
     private var resolvedLoginPath: String?
 
-    init(loginVault: URL, keeper: any VaultKeeper, lifetime: Double) {
+    init(loginVault: URL, keeper: any VaultKeeper, lifetime: Double, upstream: UpstreamItems? = nil) {
         self.loginURL = loginVault.standardizedFileURL
         self.keeper = keeper
         self.lifetime = lifetime
+        self.upstream = upstream
     }
 
-    /// The login vault's path as the agent names it: its real path once it exists.
+    /// The login vault's path as the agent names it: its real path once it exists; the share's
+    /// socket for an upstream collection.
     var loginPath: String {
+        if let upstream { return upstream.socket }
         if let resolvedLoginPath { return resolvedLoginPath }
         guard let resolved = Self.existingRealPath(loginURL.path) else { return loginURL.path }
         resolvedLoginPath = resolved
@@ -55,11 +62,12 @@ final class CollectionRegistry {
     }
 
     var login: ServedCollection {
-        ServedCollection(name: Self.loginName, vaultPath: loginPath, label: Self.loginLabel, kind: .login)
+        ServedCollection(name: Self.loginName, vaultPath: loginPath, label: Self.loginLabel, kind: upstream == nil ? .login : .upstream)
     }
 
     /// Every collection, login first, then by name.
     func all() -> [ServedCollection] {
+        if upstream != nil { return [login] }
         refreshCreated()
         refreshHeld()
         let others = (Array(created.values) + Array(seenHeld.values)).sorted { $0.name < $1.name }
@@ -92,7 +100,18 @@ final class CollectionRegistry {
         }
     }
 
-    func isLocked(_ collection: ServedCollection) -> Bool { vault(of: collection) == nil }
+    /// What clients reach of the collection's items: its unlocked vault without the provider's
+    /// records, or the share's items; `nil` while the vault is locked.
+    func items(of collection: ServedCollection) -> (any CollectionItems)? {
+        if collection.kind == .upstream { return upstream }
+        return vault(of: collection).map(ClientVault.init)
+    }
+
+    /// Whether the collection is locked: its vault is not held, or the share does not answer.
+    func isLocked(_ collection: ServedCollection) -> Bool {
+        if collection.kind == .upstream { return !(upstream?.isAvailable ?? false) }
+        return vault(of: collection) == nil
+    }
 
     /// Makes the agent forget the collection's vault. Locking the login collection locks the
     /// created ones too: their keys are in it.
@@ -103,7 +122,7 @@ final class CollectionRegistry {
             for created in created.values { keeper.forget(created.vaultPath) }
         case .created:
             lockedCreated.insert(collection.name)
-        case .held:
+        case .held, .upstream:
             break
         }
     }
@@ -112,7 +131,7 @@ final class CollectionRegistry {
     /// unlocked. Returns whether the collection is unlocked now.
     func unlockWithoutPrompt(_ collection: ServedCollection) -> Bool {
         if collection.kind == .created { lockedCreated.remove(collection.name) }
-        return vault(of: collection) != nil
+        return !isLocked(collection)
     }
 
     /// Unlocks the vault at `collection` with a passphrase, or creates the login vault with it
@@ -148,6 +167,7 @@ final class CollectionRegistry {
     /// Makes a new collection labelled `label`: a new vault in the provider's folder, whose
     /// random key becomes a record in the login vault, which must be unlocked.
     func create(label: String) throws(DBusError) -> ServedCollection {
+        guard upstream == nil else { throw Self.oneUpstreamCollection }
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked("the login collection is locked; unlock it first") }
         guard createdCount < Self.maxCreated else {
             throw .limitsExceeded("there are \(Self.maxCreated) created collections; delete one first")
@@ -241,6 +261,7 @@ final class CollectionRegistry {
             throw .notSupported("the default alias is the vault coffer uses by default; set $COFFER_VAULT to change it")
         }
         guard alias != "default" else { return }
+        guard upstream == nil else { throw Self.oneUpstreamCollection }
         guard let login = keeper.vault(at: loginPath) else { throw .isLocked() }
         do throws(CofferError) {
             try ProviderRecords.setAlias(alias, to: collection?.name, in: login)
@@ -248,6 +269,9 @@ final class CollectionRegistry {
             throw DBusError(error)
         }
     }
+
+    /// The answer to a change of collections while serving a share: it is the only one.
+    static let oneUpstreamCollection = DBusError.notSupported("this Secret Service serves one share's items, as its only collection")
 
     // MARK: Helpers
 

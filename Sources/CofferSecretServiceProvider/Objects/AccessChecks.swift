@@ -8,11 +8,13 @@ extension SecretServiceObjects {
     /// An item found at a path: its collection, row key, the item and its owner and access list.
     typealias FoundItem = (collection: ServedCollection, rowKey: [UInt8], item: Item, access: ItemAccess)
 
-    /// How the caller behind `connection` sees an item with `access` under `policy`.
+    /// How the caller behind `connection` sees an item with `access` under `policy`; every item
+    /// is readable where no policy applies (`nil`: a share's grant decided what is listed).
     func view(
-        of access: ItemAccess, at rowKey: [UInt8], in collection: ServedCollection, policy: AccessPolicy, connection: String?,
+        of access: ItemAccess, at rowKey: [UInt8], in collection: ServedCollection, policy: AccessPolicy?, connection: String?,
         caller: Caller?
     ) -> CallerView {
+        guard let policy else { return .readable(.shared) }
         switch AccessGate.verdict(policy: policy, access: access, program: caller?.program) {
         case .allowed(let decision):
             return .readable(decision)
@@ -31,12 +33,12 @@ extension SecretServiceObjects {
     /// may. Nobody is asked here: a client asks through `Unlock`.
     func admit(
         _ action: AuditEntry.Action, item id: ItemID, access: ItemAccess, at rowKey: [UInt8], in collection: ServedCollection,
-        vault: ClientVault, connection: String, caller: Caller?
+        vault: any CollectionItems, connection: String, caller: Caller?
     ) throws(CofferError) -> Bool {
         let view = view(of: access, at: rowKey, in: collection, policy: try vault.accessPolicy(), connection: connection, caller: caller)
         let decision: AuditEntry.Decision
         if case .readable(let allowed) = view { decision = allowed } else { decision = .denied }
-        try gate.record(action, item: id, in: vault.gated, by: caller?.program, decision: decision)
+        if let log = vault.gated { try gate.record(action, item: id, in: log, by: caller?.program, decision: decision) }
         return view.isReadable
     }
 

@@ -31,6 +31,8 @@ extension SecretServiceObjects {
     /// the items hidden from it (`strict`).
     func collectionProperty(_ name: String, at path: String, connection: String?, caller: Caller?) throws(DBusError) -> Variant {
         let collection = try collection(at: path)
+        // A share's items have no file here to date.
+        if collection.kind == .upstream, ["Created", "Modified"].contains(name) { return .uint64(0) }
         switch name {
         case "Items":
             // Locked, it lists none (its items are encrypted), but it answers: libsecret cannot
@@ -102,7 +104,7 @@ extension SecretServiceObjects {
                 guard try admit(.write, item: id, access: access, at: rowKey, in: collection, vault: vault, connection: call.sender, caller: call.caller)
                 else { throw .accessDenied(program: AccessGate.name(of: call.caller?.program)) }
             } else {
-                try gate.record(.write, item: id, in: vault.gated, by: call.caller?.program, decision: .owner)
+                if let log = vault.gated { try gate.record(.write, item: id, in: log, by: call.caller?.program, decision: .owner) }
             }
             return (try vault.store(plaintext, for: id, options: options, owner: call.caller?.program), access == nil)
         }

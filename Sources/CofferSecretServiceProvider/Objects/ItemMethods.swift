@@ -106,7 +106,7 @@ extension SecretServiceObjects {
 
     /// The attributes, row key, owner and access list of the item at `path`, and its vault's
     /// policy, read once for all the properties of one `GetAll`.
-    private func propertyAttributes(at path: String) throws(DBusError) -> (ItemAttributes, [UInt8], ItemAccess, AccessPolicy) {
+    private func propertyAttributes(at path: String) throws(DBusError) -> (ItemAttributes, [UInt8], ItemAccess, AccessPolicy?) {
         let collection = try owningCollection(of: path)
         if let propertyItem, propertyItem.path == path, case .item(_, let rowKey) = ObjectPaths.target(of: path) {
             guard !registry.isLocked(collection) else { throw .isLocked() }

@@ -26,7 +26,7 @@ final class SecretServiceObjects: ObjectTree {
     var collectionsCreated: [String: Int] = [:]
     /// The item whose properties are being read: `GetAll` asks for six in one dispatch, and one
     /// read of the record answers them all. Dropped when the loop goes idle and on every write.
-    var propertyItem: (path: String, attributes: ItemAttributes, access: ItemAccess, policy: AccessPolicy)?
+    var propertyItem: (path: String, attributes: ItemAttributes, access: ItemAccess, policy: AccessPolicy?)?
     /// Where prompt completions come back to (this object, on the loop thread).
     let loop: MainLoopThread<SecretServiceObjects>
     /// Who is behind each unique name that calls.
@@ -181,16 +181,20 @@ final class SecretServiceObjects: ObjectTree {
         return found.map { ObjectPaths.item($0.rowKey, in: collection.name) }
     }
 
-    /// Runs `body` on the collection's unlocked vault, as clients may see it (``ClientVault``:
-    /// without the provider's own records). A vault that finds itself locked (another process
-    /// rotated its key) is forgotten, and the caller told `IsLocked`.
-    func withVault<R>(_ collection: ServedCollection, _ body: (ClientVault) throws(CofferError) -> R) throws(DBusError) -> R {
-        guard let vault = registry.vault(of: collection) else { throw .isLocked() }
+    /// Runs `body` on the collection's items as clients may see them: its unlocked vault without
+    /// the provider's own records (``ClientVault``), or what a share serves (``UpstreamItems``).
+    /// A vault that finds itself locked (another process rotated its key) is forgotten, and the
+    /// caller told `IsLocked`, as it is when a share stops answering. A write a share refuses is
+    /// `AccessDenied`.
+    func withVault<R>(_ collection: ServedCollection, _ body: (any CollectionItems) throws(CofferError) -> R) throws(DBusError) -> R {
+        guard let items = registry.items(of: collection) else { throw .isLocked() }
         do throws(CofferError) {
-            return try body(ClientVault(vault))
+            return try body(items)
         } catch .locked {
             registry.lock(collection)
             throw .isLocked()
+        } catch .accessDenied where collection.kind == .upstream {
+            throw .accessDenied(UpstreamItems.refusedWrite)
         } catch {
             throw DBusError(error)
         }

@@ -146,11 +146,12 @@ extension SecretServiceObjects {
     }
 
     /// Locks the collections named, or those of the items named: the agent forgets their keys.
+    /// A share's items are not locked from here (the share refuses it): they are left out.
     private func lock(_ objects: [String]) -> [String] {
         propertyItem = nil
         var locked: [String] = []
         for path in objects {
-            guard let collection = try? owningCollection(of: path) else { continue }
+            guard let collection = try? owningCollection(of: path), collection.kind != .upstream else { continue }
             registry.lock(collection)
             locked.append(path)
             // Locking the login collection locks the created ones too.

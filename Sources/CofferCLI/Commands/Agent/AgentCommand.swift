@@ -62,18 +62,45 @@ struct AgentCommand: ParsableCommand {
             valueName: "command"))
         var prompter: String?
 
+        @Option(help: ArgumentHelp(
+            "With --secret-service: serve, as the only collection, the items of the share at this socket (`coffer agent share`), holding no vault and no key, and serving no agent socket: for a sandbox (docs/secret-service.md, \"Inside a sandbox\").",
+            valueName: "socket"))
+        var upstream: String?
+
         func validate() throws {
             guard secretService || !replace else {
                 throw ValidationError("--replace goes with --secret-service")
             }
+            try validateUpstream()
         }
 
         func run() throws {
+            if let upstream { return try runUpstream(socket: upstream) }
             let path = try AgentCommand.socketPath()
             if foreground { return try serve(path: path) }
             if case .agent(let pid, _, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
+            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
+                + heldPaths.flatMap { ["--hold", $0] }
+            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
+            if replace { arguments.append("--replace") }
+            if let prompter { arguments += ["--prompter", prompter] }
+            // The agent answers once it has tried every --hold vault: each may take up to the
+            // systemd-creds timeout.
+            let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
+            let pid = try startInBackground(arguments, within: 5 + holdTime) { _ in
+                guard case .agent(_, _, let failures, _)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) else { return false }
+                for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
+                return true
+            }
+            try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
+        }
+
+        /// Starts `coffer ARGUMENTS` in a session of its own and waits until `isReady` (given
+        /// the startup report's descriptor) says it serves, at most `seconds`. Returns its pid;
+        /// throws the reason it gave when it exits first.
+        func startInBackground(_ arguments: [String], within seconds: Double, isReady: (Int32) -> Bool) throws -> pid_t {
             let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
             let report: (read: Int32, write: Int32)
@@ -83,11 +110,6 @@ struct AgentCommand: ParsableCommand {
                 throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
             defer { close(report.read) }
-            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
-                + heldPaths.flatMap { ["--hold", $0] }
-            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
-            if replace { arguments.append("--replace") }
-            if let prompter { arguments += ["--prompter", prompter] }
             var environment = SecretVariables.environmentWithout()
             environment[StartupReport.variable] = "\(StartupReport.descriptor)"
             // A session of its own, apart from the terminal that started it.
@@ -99,16 +121,10 @@ struct AgentCommand: ParsableCommand {
             guard case .success(let child) = spawned else {
                 throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
-            let pid = child.pid
-            // The agent answers once it has tried every --hold vault: each may take up to the
-            // systemd-creds timeout.
-            let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
-            let deadline = Date().addingTimeInterval(5 + holdTime)
+            let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
-                if case .agent(_, _, let failures, _)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) {
-                    for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
-                    return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
-                }
+                // Asked before the exit is checked: a child that closed the report and exited is not ready.
+                let ready = isReady(report.read)
                 if let ending = child.wait(until: .now) {
                     let reason = StartupReport.read(report.read)
                     guard !reason.isEmpty else { throw CLIError(message: "the agent exited at start", exitStatus: .software) }
@@ -116,9 +132,10 @@ struct AgentCommand: ParsableCommand {
                     guard case .exited(let status) = ending else { throw CLIError(message: reason, exitStatus: .software) }
                     throw CLIError(message: reason, exitStatus: ExitStatus(rawValue: status) ?? .software)
                 }
+                if ready { return child.pid }
                 usleep(20_000)
             }
-            throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: .timedOut)
+            throw CLIError(message: "the agent did not answer within \(Int(seconds)) s", exitStatus: .timedOut)
         }
 
         /// The vaults of --hold as absolute paths, every link resolved where the file exists.

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Coffer
+import CofferBase
+import CofferCommandLine
+import CofferSecretServiceProvider
+import Dispatch
+import Foundation
+import Glibc
+
+/// `coffer agent start --secret-service --upstream SOCKET`: the Secret Service in a sandbox,
+/// serving on the process's session bus the items of a share bound into it, with no vault, no
+/// key and no agent socket of its own (docs/secret-service.md, "Inside a sandbox").
+extension AgentCommand.Start {
+    /// What `--upstream` does not go with: it opens no vault and asks nobody.
+    func validateUpstream() throws {
+        guard upstream != nil else { return }
+        guard secretService else { throw ValidationError("--upstream goes with --secret-service") }
+        guard hold.isEmpty, prompter == nil else {
+            throw ValidationError("--upstream serves a share's items and opens no vault: --hold and --prompter do not go with it")
+        }
+        guard upstream?.isEmpty == false else { throw ValidationError("--upstream takes the path of a share's socket") }
+    }
+
+    /// Serves the share at `socket` in this process (`--foreground`), or in a background process
+    /// once it owns the name.
+    func runUpstream(socket: String) throws {
+        guard agent.root.vault.path == nil else {
+            throw CLIError.usage("--vault does not go with --upstream: the share's agent decides which vault is served")
+        }
+        let path = URL(fileURLWithPath: socket).standardizedFileURL.path
+        if foreground { return try serveUpstream(socket: path) }
+        let arguments = ["agent", "start", "--foreground", "--secret-service", "--upstream", path] + (replace ? ["--replace"] : [])
+        let pid = try startInBackground(arguments, within: 10, isReady: Self.reportClosed)
+        try StandardStreams.printLine("Secret Service started (pid \(pid)) for the share at \(TerminalText.escaped(path))")
+    }
+
+    /// Whether the starting agent has closed its startup report without a word: it serves. (A
+    /// pipe whose writer closed reads as hung up, and as readable only while it holds a reason.)
+    private static func reportClosed(_ descriptor: Int32) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, 0) > 0 else { return false }
+        return waiting.revents & Int16(POLLHUP) != 0 && waiting.revents & Int16(POLLIN) == 0
+    }
+
+    private func serveUpstream(socket: String) throws {
+        SystemAllocator.restartIfNeeded()
+        SecretVariables.scrub()
+        do {
+            try Self.checkShare(at: socket)
+        } catch let failure as CLIError {
+            StartupReport.write(failure.message)
+            throw failure
+        }
+        let stopped = DispatchSemaphore(value: 0)
+        let provider = SecretServiceProvider(configuration: .upstream(socket: socket, replace: replace), keeper: NoVaultKeeper()) { interruption in
+            Terminal.printError(interruption == .busClosed
+                ? "agent: the session bus closed; the Secret Service stops"
+                : "agent: the bus took \(SecretServiceProvider.busName) away; the Secret Service stops")
+            stopped.signal()
+        }
+        do throws(ProviderStartError) {
+            try provider.start()
+        } catch {
+            StartupReport.write("\(error)")
+            throw CLIError(message: "\(error)", exitStatus: .unavailable)
+        }
+        StartupReport.close()
+        AgentSignals.on([SIGTERM, SIGINT, SIGHUP]) { stopped.signal() }
+        stopped.wait()
+        provider.stop()
+    }
+
+    /// The socket must be a share's, which answers status with no agent's pid: an agent's own
+    /// socket would serve every vault it holds, which `--upstream` is not for.
+    static func checkShare(at socket: String) throws {
+        let reply: AgentReply
+        do throws(AgentSocket.Unreachable) {
+            reply = try AgentClient(path: socket, timeout: .seconds(5)).send(.status)
+        } catch .noAgent {
+            throw CLIError(message: "--upstream \(socket): no share is served there (`coffer agent share --socket` makes one)", exitStatus: .unavailable)
+        } catch {
+            throw CLIError(message: "--upstream \(socket): \(error)", exitStatus: CLIError(error).exitStatus)
+        }
+        guard case .agent(let pid, _, _, _) = reply else {
+            throw CLIError(message: "--upstream \(socket): it did not answer as an agent's share does", exitStatus: .unavailable)
+        }
+        guard pid == 0 else {
+            throw CLIError.usage("--upstream \(socket) is an agent's own socket; give it the socket of `coffer agent share` instead")
+        }
+    }
+}
