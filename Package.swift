@@ -12,8 +12,9 @@ let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
 // CofferDevBackend → Coffer, never CofferAuth;
-// coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
-// (no SwiftNIO, Hummingbird or HTTP client).
+// git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
+// (no SwiftNIO, Hummingbird or HTTP client); coffer also → CofferTokenBroker → CofferAuth, for the
+// agent's token broker (docs/agent.md, "The token broker": the agent refreshes the logins it holds).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -92,6 +93,9 @@ let package = Package(
         // Identity/ tells which program each caller is (pidfds through CLinux); Prompts/ is the
         // prompter protocol (the `--prompter` command) and the pinentry prompter's Assuan client.
         .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CLinux"]),
+        // The agent's token broker: the OpenID logins it holds, refreshed in the agent's process
+        // (CofferAgent's TokenBroker on CofferAuth's OpenIDClient). Only the agent's daemon needs it.
+        .target(name: "CofferTokenBroker", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -133,13 +137,14 @@ let package = Package(
         .target(
             name: "CofferCommandLine",
             dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        // `coffer` links no networking: its login and dev-backend commands run the two executables below.
+        // `coffer`'s login and dev-backend commands run the two executables below; it links networking
+        // only for its agent's token broker (CofferTokenBroker).
         // The `coffer` command (product `coffer`); its folder is CofferCLI, since a folder or module
         // named `coffer` beside `Coffer` is one folder on macOS's and Windows's file systems.
         .executableTarget(
             name: "CofferCLI",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess", "CofferSecretServiceProvider",
+                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess", "CofferSecretServiceProvider", "CofferTokenBroker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -209,6 +214,8 @@ let package = Package(
             name: "CofferAuthTests",
             dependencies: [
                 "CofferAuth", "CofferBase", "CofferDevBackend", "CofferTestSupport",
+                // The token broker's tests run the built agent.
+                .target(name: "CofferCLI", condition: tools),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),

@@ -5,6 +5,7 @@ import CofferBase
 import CofferCommandLine
 import CofferProcess
 import CofferSecretServiceProvider
+import CofferTokenBroker
 import Foundation
 import Glibc
 
@@ -166,7 +167,9 @@ struct AgentCommand: ParsableCommand {
             let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
             let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
             if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration, prompter: prompter.map { PrompterCommand(command: $0) })
+            let server = try AgentServer(
+                listener: listener, idleTimeout: idleTimeout.duration, prompter: prompter.map { PrompterCommand(command: $0) },
+                tokenBroker: OpenIDTokenBroker())
             var provider: SecretServiceProvider?
             if secretService {
                 do {
