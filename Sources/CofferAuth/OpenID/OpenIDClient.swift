@@ -196,7 +196,11 @@ public actor OpenIDClient: AuthorizationClient {
             issuer: location.issuer, clientID: clientID, profile: profile, refreshToken: reply.refreshToken,
             accessToken: reply.accessToken(now: now, defaultLifetime: configuration.tokenLifetime(else: 3600)), scope: granted,
             identity: identity, apiOrigins: origins.compactMap(Self.origin))
-        try keep(session)
+        if let broker {
+            try await hand(session, to: broker)
+        } else {
+            try keep(session)
+        }
         epoch += 1
         broadcaster.send(.loggedIn)
         configuration.logger.info("logged in", metadata: ["issuer": "\(location.issuer)", "profile": "\(profile)"])

@@ -115,3 +115,4 @@ extension Data {
         range(of: Data(text.utf8)) != nil
     }
 }
+
