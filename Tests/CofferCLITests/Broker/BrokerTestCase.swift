@@ -17,10 +17,12 @@ class BrokerTestCase: CLITestCase {
     static var tokenLifetime: Int { 10 * TestTiming.scale }
     static var expiry: useconds_t { useconds_t(tokenLifetime) * 500_000 + 300_000 }
 
-    /// The provider's options: `extra` arguments for oidc_server.py (a grace period, a delay).
+    /// The provider (its discovery names its revocation endpoint); `extra` arguments for
+    /// oidc_server.py (a grace period, a delay).
     func provider(_ extra: [String] = []) throws -> OIDCTestServer {
         try OIDCTestServer.shared(OIDCTestServer.Options(
-            testHooks: true, deviceInterval: 1, accessTokenTTL: Self.tokenLifetime, idTokenTTL: 86_400, extraArguments: extra))
+            augmentDiscovery: true, testHooks: true, deviceInterval: 1, accessTokenTTL: Self.tokenLifetime, idTokenTTL: 86_400,
+            extraArguments: extra))
     }
 
     override func setUpWithError() throws {

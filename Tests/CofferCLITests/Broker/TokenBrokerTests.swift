@@ -148,4 +148,29 @@ final class TokenBrokerTests: BrokerTestCase {
         XCTAssertEqual(userinfo.status, 200)
         XCTAssertTrue(try refreshToken() != before, "the rotated refresh token is stored")
     }
+
+    /// `coffer status` asks the agent (exit 0, authorized, no refresh token held by the command,
+    /// no token shown); `coffer logout` has the agent revoke the refresh token at the provider
+    /// and remove the login: the provider then refuses that refresh token, the vault holds no
+    /// item of the login, and `coffer token` is exit 4.
+    func testStatusAndLogoutGoThroughTheAgent() async throws {
+        try startAgentHoldingTheVault()
+        try await login()
+        let refreshToken = try refreshToken()
+        let status = try coffer(["status", "--json"])
+        XCTAssertEqual(status.status, 0, status.stderrText)
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: status.stdout) as? [String: Any])
+        XCTAssertEqual(fields["isAuthorized"] as? Bool, true, "\(fields)")
+        XCTAssertEqual(fields["refreshTokenHeld"] as? Bool, false, "the command holds none: \(fields)")
+        XCTAssertFalse(status.stdout.contains(refreshToken))
+
+        let logout = try coffer(["logout"])
+        XCTAssertEqual(logout.status, 0, logout.stderrText)
+        XCTAssertEqual(logout.stdoutText, "logged out of profile default; tokens revoked\n")
+        let replay = try await server.refresh(refreshToken, clientID: server.clients.native)
+        XCTAssertEqual(replay.jsonString("error"), "invalid_grant", "revoked at the provider")
+        XCTAssertEqual(try openVault().items(matching: ItemQuery(service: "coffer.openid")), [], "the login is gone from the vault")
+        let token = try coffer(["token"])
+        XCTAssertEqual(token.exitStatus, .loginNeeded, token.stderrText)
+    }
 }
