@@ -4,8 +4,6 @@ import CofferAgent
 import CofferBase
 import CofferCommandLine
 import CofferProcess
-import CofferSecretServiceProvider
-import CofferTokenBroker
 import Foundation
 import Glibc
 
@@ -37,45 +35,25 @@ struct AgentCommand: ParsableCommand {
                 Each --hold VAULT is opened at start with the machine's own credentials, never a person's \
                 (--unlock if given, else the service credential in $CREDENTIALS_DIRECTORY and the vault's \
                 systemd-creds slots) and held until `coffer lock` or the agent stops, with no idle timeout. \
-                A vault that does not open is one line on stderr and in `agent status`; the agent starts anyway.
+                A vault that does not open is one line on stderr and in `agent status`; the agent starts anyway. \
+                The agent is the executable coffer-agent beside coffer; with --foreground it takes this \
+                process's place (its pid and descriptors).
                 """)
         @ParentCommand var agent: AgentCommand
 
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
-        @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
-        var idleTimeout = DurationArgument(argument: "15m")!
-
-        @Option(name: .customLong("hold"), help: ArgumentHelp(
-            "Open this vault at start through its machine slot and hold it until stopped (repeatable).", valueName: "vault"))
-        var hold: [String] = []
-
-        @Flag(name: .customLong("secret-service"), help: ArgumentHelp(
-            "Also be the Secret Service (org.freedesktop.secrets) on the session bus, serving the vaults the agent holds: the default vault is the 'login' collection (docs/secret-service.md)."))
-        var secretService = false
-
-        @Flag(help: "With --secret-service: take the name over from another Secret Service (such as gnome-keyring) that allows it.")
-        var replace = false
-
-        @Option(help: ArgumentHelp(
-            "The command that asks the person whether a program may use another program's item (under the vault's `confirm` policy) and, with --secret-service, for a collection's passphrase when a client unlocks it (docs/prompts.md; `coffer prompter pinentry` asks through GnuPG's pinentry). Without one, such access is refused and a locked collection stays locked until `coffer unlock`.",
-            valueName: "command"))
-        var prompter: String?
-
-        func validate() throws {
-            guard secretService || !replace else {
-                throw ValidationError("--replace goes with --secret-service")
-            }
-        }
+        @OptionGroup var daemon: AgentDaemonOptions
 
         func run() throws {
             let path = try AgentCommand.socketPath()
-            if foreground { return try serve(path: path) }
+            let executable = try ForwardedInvocation.folder() + "/coffer-agent"
+            let arguments = try agentArguments()
+            if foreground { try Self.become(executable, arguments) }
             if case .agent(let pid, _, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
-            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
             let report: (read: Int32, write: Int32)
             do throws(ChildSpawnFailure) {
@@ -84,11 +62,6 @@ struct AgentCommand: ParsableCommand {
                 throw CLIError(message: "cannot start the agent", exitStatus: .software)
             }
             defer { close(report.read) }
-            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
-                + heldPaths.flatMap { ["--hold", $0] }
-            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
-            if replace { arguments.append("--replace") }
-            if let prompter { arguments += ["--prompter", prompter] }
             var environment = SecretVariables.environmentWithout()
             environment[StartupReport.variable] = "\(StartupReport.descriptor)"
             // A session of its own, apart from the terminal that started it.
@@ -98,16 +71,16 @@ struct AgentCommand: ParsableCommand {
             }
             close(report.write)
             guard case .success(let child) = spawned else {
-                throw CLIError(message: "cannot start the agent", exitStatus: .software)
+                throw CLIError(message: "cannot start the agent (\(executable))", exitStatus: .software)
             }
             let pid = child.pid
             // The agent answers once it has tried every --hold vault: each may take up to the
             // systemd-creds timeout.
-            let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
+            let holdTime = Double(self.daemon.hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
             let deadline = Date().addingTimeInterval(5 + holdTime)
             while Date() < deadline {
                 if case .agent(_, _, let failures, _)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) {
-                    for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
+                    for failure in failures { Terminal.printError(failure.line) }
                     return try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
                 }
                 if let ending = child.wait(until: .now) {
@@ -122,104 +95,23 @@ struct AgentCommand: ParsableCommand {
             throw CLIError(message: "the agent did not answer within \(Int(5 + holdTime)) s", exitStatus: .timedOut)
         }
 
-        /// The vaults of --hold as absolute paths, every link resolved where the file exists.
-        private var heldPaths: [String] {
-            hold.map { (try? VaultPaths.real(URL(fileURLWithPath: $0))) ?? URL(fileURLWithPath: $0).path }
-        }
-
-        /// The global options that say how --hold vaults are unlocked, for the agent's own process.
-        private var forwardedUnlockOptions: [String] {
+        /// `coffer-agent`'s arguments: the global options that say how --hold vaults are unlocked
+        /// and which vault is the Secret Service's login collection, then the agent's own.
+        private func agentArguments() throws -> [String] {
             let options = agent.root.storeOptions
-            return (options.unlock.map { ["--unlock", $0] } ?? []) + (options.credentialName.map { ["--credential", $0] } ?? [])
+            let unlocking = (options.unlock.map { ["--unlock", $0] } ?? []) + (options.credentialName.map { ["--credential", $0] } ?? [])
                 + (options.systemdCredsTimeout.map { ["--systemd-creds-timeout", "\($0)"] } ?? [])
+            let login = daemon.secretService ? ["--vault", try agent.root.vault.url().path] : []
+            return unlocking + login + daemon.arguments
         }
 
-        /// The line on stderr (after `coffer: `, escaped by ``Terminal/printError(_:)``) for a vault
-        /// --hold could not open.
-        static func holdFailureLine(_ failure: HoldFailure) -> String {
-            "agent: cannot hold \(failure.path): \(failure.message)"
-        }
-
-        /// Opens each --hold vault with the machine's own credentials and hands it to `server`;
-        /// a vault that does not open is reported on stderr and kept for status.
-        private func holdVaults(in server: AgentServer) {
-            for path in heldPaths {
-                do {
-                    let vault = try Vault.open(at: URL(fileURLWithPath: path))
-                    try agent.root.unlockWithoutPerson(vault)
-                    server.holdUntilStopped(vault, at: path)
-                } catch {
-                    let message = (error as? any CommandFailure)?.message ?? "\(error)"
-                    server.reportHoldFailure(message, at: path)
-                    Terminal.printError(Self.holdFailureLine(HoldFailure(path: path, message: message)))
-                }
-            }
-        }
-
-        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
-        /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
-        /// cannot be taken, the agent does not start.
-        private func serve(path: String) throws {
-            if secretService { SystemAllocator.restartIfNeeded() }
-            SecretVariables.scrub()
-            OpenFileLimit.raiseToHardLimit()
-            let environment = ProcessInfo.processInfo.environment
-            let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
-            let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
-            if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = try AgentServer(
-                listener: listener, idleTimeout: idleTimeout.duration, prompter: prompter.map { PrompterCommand(command: $0) },
-                tokenBroker: OpenIDTokenBroker())
-            var provider: SecretServiceProvider?
-            if secretService {
-                do {
-                    provider = try startSecretService(for: server)
-                } catch {
-                    close(listener)
-                    if !activated { unlink(path) }
-                    throw error
-                }
-            }
-            StartupReport.close()
-            AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
-            holdVaults(in: server)
-            server.run()
-            provider?.stop()
-            if !activated { unlink(path) }
-        }
-
-        /// The Secret Service on the agent's own held vaults. When it cannot start (the name
-        /// taken), the agent does not start either, and says why (on the startup report too).
-        /// When its bus closes, the vaults it unlocked for the bus's clients are forgotten, and
-        /// the agent stops, unless it holds vaults for its socket's clients: then it goes on
-        /// without the bus, and says so in status.
-        private func startSecretService(for server: AgentServer) throws -> SecretServiceProvider {
-            let configuration = SecretServiceProvider.Configuration(
-                loginVault: try agent.root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
-            let handler = server.handler
-            let provider = SecretServiceProvider(configuration: configuration, keeper: handler.vaults) { interruption in
-                switch interruption {
-                case .busClosed:
-                    handler.vaults.forgetFrontEndVaults()
-                    guard handler.vaults.holdsVaultsForSocketClients else {
-                        Terminal.printError("agent: the session bus closed; the agent stops")
-                        return server.stop()
-                    }
-                    handler.report(.busClosed)
-                    Terminal.printError("agent: the session bus closed; the agent goes on for the vaults it holds, serving its socket alone")
-                case .nameLost:
-                    handler.report(.nameLost)
-                    Terminal.printError("agent: the bus took \(SecretServiceProvider.busName) away; the agent serves its socket alone")
-                }
-            }
-            do throws(ProviderStartError) {
-                try provider.start()
-            } catch {
-                StartupReport.write("\(error)")
-                throw CLIError(message: "\(error)", exitStatus: .unavailable)
-            }
-            handler.report(.serving)
-            return provider
+        /// Becomes the agent (`execv`): the same pid (systemd's socket activation names it in
+        /// `LISTEN_PID`), descriptors and environment.
+        private static func become(_ executable: String, _ arguments: [String]) throws -> Never {
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            execv(executable, argv)
+            let reason = String(cString: strerror(errno))
+            throw CLIError(message: "cannot run \(executable): \(reason) (it is installed beside coffer)", exitStatus: .unavailable)
         }
     }
 
