@@ -29,15 +29,14 @@ extension AgentRequestHandler {
             }
         case .keepLogin(let path, let profile, let login):
             return withVault(path) { vault throws(CofferError) in
+                let decision: AuditEntry.Decision
                 switch try authorizeLogin(.write, profile: profile, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) {
                 case .mustAsk: return nil
-                case .absent:
-                    try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
-                    try gate.record(.write, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: .owner)
-                case .allowed(let decision):
-                    try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
-                    try gate.record(.write, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: decision)
+                case .absent: decision = .owner  // a new login: its items are the caller's
+                case .allowed(let reason): decision = reason
                 }
+                try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
+                try gate.record(.write, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: decision)
                 return .done
             }
         case .endLogin(let path, let profile):
@@ -80,7 +79,7 @@ extension AgentRequestHandler {
             item: item.attributes, access: access, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking)
         else { return .mustAsk }
         guard allowed else {
-            try gate.record(action, item: action == .token ? Self.auditItem(profile: profile, scope: nil) : id, in: vault, by: program, decision: decision)
+            try gate.record(action, item: id, in: vault, by: program, decision: decision)
             throw .accessDenied(program: AccessGate.name(of: program))
         }
         return .allowed(decision)

@@ -35,11 +35,12 @@ class BrokerTestCase: CLITestCase {
         super.tearDown()
     }
 
-    /// Creates the vault, sets its access policy when given, starts the agent and unlocks the vault into it.
-    func startAgentHoldingTheVault(policy: AccessPolicy? = nil) throws {
+    /// Creates the vault, sets its access policy when given, starts the agent (with `--prompter`
+    /// when given) and unlocks the vault into it.
+    func startAgentHoldingTheVault(policy: AccessPolicy? = nil, prompter: String? = nil) throws {
         try initVault()
         if let policy { try openVault().setAccessPolicy(policy) }
-        try startAgent()
+        try startAgent(prompter.map { ["--prompter", $0] } ?? [])
         let unlocked = try coffer(["unlock", "--for", "10m"])
         XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
     }

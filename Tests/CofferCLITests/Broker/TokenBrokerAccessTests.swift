@@ -40,6 +40,28 @@ final class TokenBrokerAccessTests: BrokerTestCase {
         XCTAssertFalse(audit.contains(owned.stdoutText.trimmingCharacters(in: .newlines)))
     }
 
+    /// Under `confirm` with a prompter, another program's first token request asks the person
+    /// (the prompter is told the program and the login), and `always` puts it on the profile's
+    /// list: its next request gets a token without anyone being asked. The owner is never asked.
+    func testAnotherProgramIsAskedAboutAndAlwaysGrantsIt() async throws {
+        let prompts = folder.file("prompts")
+        try startAgentHoldingTheVault(prompter: "printf '%s|%s\\n' \"$COFFER_PROMPT_PROGRAM\" \"$COFFER_PROMPT_ITEM\" >> '\(prompts.path)'; echo always")
+        try await login()
+        XCTAssertEqual(try coffer(["token"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prompts.path), "the owner is not asked about")
+
+        let first = try helperTokens(1)
+        XCTAssertEqual(first.status, 0, first.stdoutText + first.stderrText)
+        let asked = try String(contentsOf: prompts, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(asked.count, 1, "\(asked)")
+        XCTAssertTrue(asked[0].hasPrefix(URL(fileURLWithPath: helper).resolvingSymlinksInPath().path), "\(asked)")
+        XCTAssertTrue(asked[0].contains("default"), "the question names the login: \(asked)")
+        let second = try helperTokens(1)
+        XCTAssertEqual(second.status, 0, second.stdoutText + second.stderrText)
+        XCTAssertEqual(try String(contentsOf: prompts, encoding: .utf8).split(separator: "\n").count, 1, "asked once")
+        XCTAssertEqual(try tokenLog().map(\.decision), ["owner", "always", "allowed"])
+    }
+
     /// Under `strict`, another program is refused without anyone being asked; under `open`, it
     /// gets the token (logged `open`).
     func testStrictRefusesAndOpenLetsOtherProgramsHaveTokens() async throws {
