@@ -56,9 +56,7 @@ class BrokerTestCase: CLITestCase {
         let arguments = ["login", "--issuer", server.issuer.absoluteString, "--client-id", server.clients.native, "--browser", "--no-open"]
             + (profile.map { ["--profile", $0] } ?? [])
         let process = try ChildProcess.start(BuiltProducts.executable("coffer").path, arguments, environment: baseEnvironment)
-        let url = try XCTUnwrap(URL(string: try process.errorLines(1, timeout: .seconds(30))[0]))
-        let redirect = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "redirect_uri" }?.value)
-        let callback = try await BrowserPlayer(username: server.username, password: server.password).logIn(at: url, redirectURI: redirect)
+        let callback = try await BrowserPlayer(username: server.username, password: server.password).logIn(printedBy: process)
         XCTAssertEqual(callback.status, 200)
         let output = try process.wait(timeout: .seconds(30))
         XCTAssertEqual(output.status, 0, output.stderrText)
