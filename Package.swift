@@ -13,7 +13,9 @@ let tools: TargetDependencyCondition? = .when(traits: ["Tools"])
 // Dependencies point one way: coffer-auth and coffer-dev-backend → CofferAuth → Coffer → Vendor;
 // CofferDevBackend → Coffer, never CofferAuth;
 // coffer, git-credential-coffer, docker-credential-coffer → CofferCommandLine, CofferAgent → Coffer
-// (no SwiftNIO, Hummingbird or HTTP client).
+// (no SwiftNIO, Hummingbird or HTTP client); coffer-agent, the agent's daemon, also →
+// CofferSecretServiceProvider and CofferTokenBroker → CofferAuth (docs/agent.md, "The token broker":
+// the agent refreshes the logins it holds).
 // The store (Coffer) links only libsodium, SQLite and libsecret: no SwiftNIO.
 let package = Package(
     name: "Coffer",
@@ -24,6 +26,8 @@ let package = Package(
         .library(name: "CofferAuth", targets: ["CofferAuth"]),
         .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
         .executable(name: "coffer", targets: ["CofferCLI"]),
+        // The agent (`coffer agent start` runs it): the vaults it holds, the Secret Service, the token broker.
+        .executable(name: "coffer-agent", targets: ["coffer-agent"]),
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
         .executable(name: "coffer-dev-backend", targets: ["coffer-dev-backend"]),
         .executable(name: "coffer-bench", targets: ["coffer-bench"]),
@@ -92,6 +96,9 @@ let package = Package(
         // Identity/ tells which program each caller is (pidfds through CLinux); Prompts/ is the
         // prompter protocol (the `--prompter` command) and the pinentry prompter's Assuan client.
         .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CLinux"]),
+        // The agent's token broker: the OpenID logins it holds, refreshed in the agent's process
+        // (CofferAgent's TokenBroker on CofferAuth's OpenIDClient). Only the agent's daemon needs it.
+        .target(name: "CofferTokenBroker", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase"]),
         // The Secret Service (org.freedesktop.secrets) on the vaults the agent holds.
         .target(name: "CofferSecretServiceProvider", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CofferAgent", "CGio", "CGcrypt", "CSodium"]),
         .target(
@@ -133,13 +140,22 @@ let package = Package(
         .target(
             name: "CofferCommandLine",
             dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        // `coffer` links no networking: its login and dev-backend commands run the two executables below.
+        // `coffer` links no networking: its login and dev-backend commands run the two executables
+        // below, and `coffer agent start` runs coffer-agent.
         // The `coffer` command (product `coffer`); its folder is CofferCLI, since a folder or module
         // named `coffer` beside `Coffer` is one folder on macOS's and Windows's file systems.
         .executableTarget(
             name: "CofferCLI",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess", "CofferSecretServiceProvider",
+                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
+            ]),
+        // The agent's daemon: `coffer agent start` runs it, so that only it links the Secret
+        // Service's GDBus and the token broker's HTTP client.
+        .executableTarget(
+            name: "coffer-agent",
+            dependencies: [
+                "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider", "CofferTokenBroker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -195,7 +211,7 @@ let package = Package(
             dependencies: [
                 "Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport",
                 // The login keychain's tests run the built agent.
-                .target(name: "CofferCLI", condition: tools),
+                .target(name: "CofferCLI", condition: tools), .target(name: "coffer-agent", condition: tools),
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
@@ -209,6 +225,8 @@ let package = Package(
             name: "CofferAuthTests",
             dependencies: [
                 "CofferAuth", "CofferBase", "CofferDevBackend", "CofferTestSupport",
+                // The token broker's tests run the built agent.
+                .target(name: "CofferCLI", condition: tools), .target(name: "coffer-agent", condition: tools),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
@@ -238,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "CofferCLITests",
             dependencies: [
-                "CofferCLI", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
+                "CofferCLI", "coffer-agent", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
                 "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
             ],
             exclude: ["Fixtures"]),

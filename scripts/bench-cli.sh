@@ -12,7 +12,7 @@ source scripts/leftovers.sh
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
-    for product in coffer git-credential-coffer; do
+    for product in coffer coffer-agent git-credential-coffer; do
         swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/static >.build/bench-cli-build.log 2>&1 \
             || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }
     done

@@ -9,7 +9,8 @@
 #                                with cwrap's pam_wrapper and nss_wrapper for the PAM module's tests,
 #                                perl and node (scripts for the identity tests), and the pinentry
 #                                programs the pinentry prompter runs (in tmux and under Xvfb), and
-#                                bubblewrap, openssh-server and -client and podman for `agent share`'s tests
+#                                bubblewrap, openssh-server and -client and podman for `agent share`'s tests,
+#                                and kubectl and openssl for the token broker's kubectl test
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -54,6 +55,11 @@ if [ "${1:-build}" = test ]; then
     # Service from a share (`agent start --secret-service --upstream`) runs in bubblewrap under
     # dbus-run-session, driven by secret-tool, python3-keyring and python3-secretstorage (above).
     packages+=(bubblewrap openssh-server openssh-client podman)
+    # The token broker's kubectl test: kubectl's exec credential plugin runs `coffer token
+    # --exec-credential` (any kubectl on PATH will do; Debian's is in kubernetes-client), and a
+    # certificate for its loopback HTTPS stand-in API server comes from openssl.
+    command -v kubectl >/dev/null || packages+=(kubernetes-client)
+    packages+=(openssl)
 fi
 
 missing=()

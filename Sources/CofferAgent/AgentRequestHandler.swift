@@ -15,11 +15,14 @@ package final class AgentRequestHandler: Sendable {
     package let shareGate: AccessGate
     /// How the agent's Secret Service stands; `nil` for an agent without one.
     private let secretService = Guarded<SecretServiceStatus?>(nil)
+    /// The logins the agent brokers (`token` requests); `nil`: it brokers none.
+    package let tokenBroker: (any TokenBroker)?
 
     /// A handler of `vaults`, asking access questions through `prompter` (`nil`: nobody can be
-    /// asked, so `confirm` refuses what it would ask about).
-    package init(vaults: HeldVaults, prompter: PrompterCommand? = nil) {
+    /// asked, so `confirm` refuses what it would ask about), brokering logins with `tokenBroker`.
+    package init(vaults: HeldVaults, prompter: PrompterCommand? = nil, tokenBroker: (any TokenBroker)? = nil) {
         self.vaults = vaults
+        self.tokenBroker = tokenBroker
         gate = AccessGate(prompter: prompter, frontDoor: .agent)
         shareGate = AccessGate(prompter: nil, frontDoor: .share, grantedByShare: true)
     }
@@ -101,6 +104,8 @@ package final class AgentRequestHandler: Sendable {
         case .share, .unshare:
             // The server makes and ends shares (``ShareRegistry``); no other front end does.
             return .failure(.invalidArgument(reason: "shares are made and ended on the agent's own socket"))
+        case .token, .keepLogin, .endLogin:
+            return answerBrokered(request, from: program, asking: asking, cancellation: cancellation, gate: gate)
         }
     }
 
@@ -119,7 +124,7 @@ package final class AgentRequestHandler: Sendable {
 
     /// Runs `body` on the vault held for `path`. A vault that finds itself locked (another process
     /// rotated its key) is forgotten, and the client told the agent does not hold it.
-    private func withVault(_ path: String, _ body: (Vault) throws(CofferError) -> AgentReply?) -> AgentReply? {
+    func withVault(_ path: String, _ body: (Vault) throws(CofferError) -> AgentReply?) -> AgentReply? {
         guard let vault = vaults.use(path) else { return .notHeld }
         do throws(CofferError) {
             return try body(vault)

@@ -31,6 +31,11 @@ extension CofferRoot {
         return promptsOnTerminal ? TerminalConfirmedStore(agent: agent, vault: try vault.url()) : agent
     }
 
+    /// The agent behind `store` (a store ``vaultStore()`` made), when the vault is used through one.
+    package static func agent(behind store: any CredentialStore) -> AgentStore? {
+        (store as? AgentStore) ?? (store as? TerminalConfirmedStore)?.agent
+    }
+
     /// The agent's socket, when the vault would be used through an agent: not with --no-agent,
     /// and only when the socket file exists.
     package var agentSocket: String? {

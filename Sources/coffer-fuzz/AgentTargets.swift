@@ -18,7 +18,8 @@ extension FuzzTarget {
         let id = ItemID.genericPassword(service: "s", account: "a")
         let requests: [AgentRequest] = [
             .ping, .identify, .status, .holds(vault: "/v"), .item(vault: "/v", id: id), .secret(vault: "/v", id: id),
-            .remove(vault: "/v", id: id), .items(vault: "/v", query: ItemQuery()),
+            .remove(vault: "/v", id: id), .items(vault: "/v", query: ItemQuery()), .token(vault: "/v", profile: "default", refused: nil),
+            .endLogin(vault: "/v", profile: "default"),
         ]
         for request in requests { _ = try? AgentReply(message, to: request) }
     }

@@ -87,6 +87,10 @@ enum Seeds {
             ("remove", AgentRequest.remove(vault: "/v", id: id).message),
             ("items", AgentRequest.items(vault: "/v", query: query).message),
             ("remove-all", AgentRequest.removeAll(vault: "/v", query: query).message),
+            ("token", AgentRequest.token(vault: "/v", profile: "default", refused: nil).message),
+            ("token-refused", AgentRequest.token(vault: "/v", profile: "work.1", refused: "old-access-token").message),
+            ("keep-login", AgentRequest.keepLogin(vault: "/v", profile: "default", login: SecureBytes(copying: Array(#"{"session":{}}"#.utf8))).message),
+            ("end-login", AgentRequest.endLogin(vault: "/v", profile: "default").message),
         ]
     }
 
@@ -102,6 +106,11 @@ enum Seeds {
             ("items", AgentReply.items([attributes]).message),
             ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
             ("error-machine-key", AgentReply.failure(.machineKey(.tpmUnreachable(reason: "tcti: IO failure"))).message),
+            ("token", AgentReply.token(BrokeredToken(
+                value: "access", type: "Bearer", issuedAt: Date(timeIntervalSince1970: 1_700_000_000), expiresAt: Date(timeIntervalSince1970: 1_700_003_600),
+                scope: "openid profile", apiOrigins: ["https://api.example.com"])).message),
+            ("token-failure", AgentReply.tokenFailure(.providerUnavailable("HTTP 503")).message),
+            ("token-login-required", AgentReply.tokenFailure(.loginRequired).message),
         ]
     }
 

@@ -28,6 +28,14 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
             refused whole: nothing answered, nothing stored. A stored credential whose username \
             or secrets hold a newline, carriage return or NUL byte is not answered (exit 65): \
             written out, it would add lines of its own to the answer.
+
+            With --profile PROFILE (configured for a host: git config \
+            credential.https://git.example.com.helper "coffer --profile work"), get answers the \
+            fresh access token of that OpenID login, which the agent holds (coffer login while the \
+            agent holds the vault), as username oauth2 (or git's) and password, with \
+            password_expiry_utc; erase tells the agent the server refused it; store keeps nothing. \
+            The agent must let git-credential-coffer have the login's tokens (coffer access grant \
+            coffer.openid PROFILE PATH-OF-git-credential-coffer, or the vault's policy).
             """,
         version: CofferVersion.current)
 
@@ -36,6 +44,15 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
 
     @Argument(help: ArgumentHelp("get, store or erase (the credential on stdin), or capability.", valueName: "operation"))
     var operation: String
+
+    @Option(help: ArgumentHelp("Answer with the access token of this OpenID login, which the agent holds.", valueName: "profile"))
+    var profile: String?
+
+    func validate() throws {
+        if let profile, !AgentRequest.isValidProfile(profile) {
+            throw ValidationError("a profile name is 1-64 letters, digits, '.', '_' or '-'")
+        }
+    }
 
     static func main() async {
         Terminal.programName = "git-credential-coffer"
@@ -55,6 +72,7 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         } catch let refusal as GitCredentialReader.Refusal {
             throw CLIError(message: "refused the request: \(refusal); nothing answered or stored", exitStatus: .dataError)
         }
+        if let profile { return try answer(request, withTokenOf: profile) }
         switch operation {
         case "get":
             let answer: Data
@@ -68,5 +86,15 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         case "erase" where GitCredentialActions.erases(request): try GitCredentialActions(store: try credentialHelperStore()).erase(request)
         default: break  // nothing to keep or erase: the vault is not even opened
         }
+    }
+
+    /// `get` and `erase` with --profile (``GitProfileToken``), through the agent alone.
+    private func answer(_ request: GitCredential, withTokenOf profile: String) throws {
+        guard operation != "store" else { return }
+        guard let agent = Self.agent(behind: try credentialHelperStore()) else {
+            throw CLIError(message: "--profile needs the agent holding the vault (coffer agent start, coffer unlock)", exitStatus: .unavailable)
+        }
+        let tokens = GitProfileToken(agent: agent, profile: profile)
+        if operation == "get" { try StandardStreams.write(try tokens.get(request)) } else { try tokens.erase(request) }
     }
 }

@@ -119,6 +119,38 @@ final class CollectionRecordTests: XCTestCase {
         XCTAssertEqual(try readWork(fixture, app: "records-test"), "False [b'work secret']\n")
     }
 
+    /// The agent's brokered logins (service `coffer.openid`, docs/agent.md, "The token broker")
+    /// are in the login vault, but no Secret Service client's: python-keyring finds neither the
+    /// profile's settings nor its session (whose refresh token never leaves the agent), a
+    /// search by every attribute finds nothing, and storing under the service is refused. The
+    /// items are untouched. Before, any client of the bus could read the refresh token.
+    func testABrokeredLoginIsNoClientsItem() throws {
+        let session = ItemID.genericPassword(service: BrokeredSessions.service, account: "default coffer-native https://id.example")
+        let fixture = try ProviderFixture(beforeStart: { layout in
+            try layout.login.set(Data(#"{"refreshToken":"rt-secret"}"#.utf8), for: session, options: ItemOptions(custom: ["coffer.openid.profile": "default"]))
+            try layout.login.set(Data(#"{"clientID":"coffer-native"}"#.utf8), for: BrokeredSessions.settingsID(profile: "default"))
+        })
+        let script = """
+            import keyring, secretstorage
+            from keyring.backends.SecretService import Keyring
+            backend = Keyring()
+            print(backend.get_password("coffer.openid", "default"))
+            print(backend.get_password("coffer.openid", "\(session.account)"))
+            connection = secretstorage.dbus_init()
+            print(len(list(secretstorage.search_items(connection, {"coffer.openid.profile": "default"}))))
+            print(sum(1 for item in secretstorage.get_default_collection(connection).get_all_items() if b"rt-secret" in item.get_secret()))
+            try:
+                backend.set_password("coffer.openid", "default", "forged")
+                print("stored")
+            except Exception as error:
+                print("refused")
+            """
+        let output = try fixture.python(["-c", script])
+        XCTAssertEqual(output.stdoutText, "None\nNone\n0\n0\nrefused\n", output.stderrText)
+        XCTAssertEqual(try fixture.login.secret(for: session), Data(#"{"refreshToken":"rt-secret"}"#.utf8))
+        XCTAssertEqual(try fixture.login.secret(for: BrokeredSessions.settingsID(profile: "default")), Data(#"{"clientID":"coffer-native"}"#.utf8))
+    }
+
     /// The login collection, by its path or its alias, is the user's vault: `Delete` is refused
     /// with `NotSupported`, and the vault stays.
     func testTheLoginCollectionCannotBeDeleted() throws {

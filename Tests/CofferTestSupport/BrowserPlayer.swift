@@ -283,3 +283,15 @@ public final class BrowserPlayer: Sendable {
         }
     }
 }
+
+extension BrowserPlayer {
+    /// Logs in for a command that printed its authorization URL alone on its first stderr line
+    /// (`coffer login --browser --no-open`), coming back to the redirect URI the URL names.
+    public func logIn(printedBy process: ChildProcess, timeout: Duration = .seconds(30)) async throws -> Callback {
+        let line = try process.errorLines(1, timeout: timeout)[0]
+        guard let url = URL(string: line),
+              let redirect = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first(where: { $0.name == "redirect_uri" })?.value
+        else { throw Failure.stuck(status: 0, url: line, text: "no authorization URL with a redirect_uri on stderr", trace: []) }
+        return try await logIn(at: url, redirectURI: redirect)
+    }
+}

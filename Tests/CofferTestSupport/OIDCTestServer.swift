@@ -254,3 +254,14 @@ public final class OIDCTestServer: Sendable {
         public init(message: String) { self.message = message }
     }
 }
+
+extension OIDCTestServer {
+    /// TEST-ONLY hook (`testHooks`): how many refresh grants have reached the token endpoint
+    /// since the server started, and how many of them DOT refused (`invalid_grant` and the like).
+    public func refreshCount() async throws -> (count: Int, refused: Int) {
+        let response = try await LoopbackHTTP.get(baseURL.appendingPathComponent("test/refresh-count"))
+        guard response.status == 200, let object = response.jsonObject(), let count = object["count"] as? Int, let refused = object["refused"] as? Int
+        else { throw SetupFailure(message: "GET /test/refresh-count: \(response) (start the server with testHooks)") }
+        return (count, refused)
+    }
+}

@@ -16,8 +16,11 @@ import Foundation
 //   agent-set|agent-get|agent-list|agent-delete|agent-delete-all SOCKET VAULT ..., owner VAULT SERVICE ACCOUNT
 //                                           items through the agent, as a program of its own (AgentItems)
 //   keychain-get SERVICE ACCOUNT            Keychain(service:), the login keychain as an app reads it (KeychainCommands)
+//   agent-tokens SOCKET VAULT PROFILE COUNT token requests to the agent's broker, at once (AgentTokens)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
-if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) ?? AgentItems.run(arguments) ?? KeychainCommands.run(arguments) {
+if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) ?? AgentTokens.run(arguments) ?? AgentItems.run(arguments)
+    ?? KeychainCommands.run(arguments)
+{
     exit(status)
 }
 if let command = arguments.first, ["make-fixture", "make-fixture-v2"].contains(command), arguments.count == 2 {

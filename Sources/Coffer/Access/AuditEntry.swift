@@ -57,6 +57,8 @@ package struct AuditEntry: Hashable, Sendable {
         package static let share = Action(rawValue: "share")
         /// A share ended.
         package static let unshare = Action(rawValue: "unshare")
+        /// An access token handed out for a brokered login (the item names its profile and scope).
+        package static let token = Action(rawValue: "token")
     }
 
     /// What was decided, and why.

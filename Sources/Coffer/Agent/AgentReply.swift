@@ -15,14 +15,18 @@ package enum AgentReply: Sendable {
     /// The agent does not hold that vault unlocked.
     case notHeld
     case failure(CofferError)
+    /// A token request's access token.
+    case token(BrokeredToken)
+    /// Why a token request got no token.
+    case tokenFailure(TokenFailure)
 
     enum Kind: UInt8 {
-        case ok = 0x80, error = 0x81, notHeld = 0x82
+        case ok = 0x80, error = 0x81, notHeld = 0x82, tokenFailure = 0x83
     }
 
     enum Tag: UInt8 {
         case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26, holdFailure = 0x27
-        case secretService = 0x28
+        case secretService = 0x28, accessToken = 0x29, tokenTerms = 0x2A, scope = 0x2B, apiOrigin = 0x2C
     }
 
     package var message: AgentMessage {
@@ -42,6 +46,13 @@ package enum AgentReply: Sendable {
         case .count(let count): return ok([(.count, bigEndian(UInt64(count)))])
         case .items(let items): return ok(items.map { (.record, ItemRecord.encode($0, secret: Data())) })
         case .notHeld: return AgentMessage(kind: Kind.notHeld.rawValue)
+        case .token(let token):
+            return ok([(.accessToken, Array(token.value.utf8)), (.tokenTerms, token.encodedTerms)]
+                + (token.scope.map { [(.scope, Array($0.utf8))] } ?? []) + token.apiOrigins.map { (.apiOrigin, Array($0.utf8)) })
+        case .tokenFailure(let failure):
+            return AgentMessage(kind: Kind.tokenFailure.rawValue, fields: [
+                AgentMessage.Field(Tag.code.rawValue, [failure.code]), AgentMessage.Field(Tag.text.rawValue, Array(failure.text.utf8)),
+            ])
         case .failure(let error):
             let (code, text, path) = ErrorCoding.encode(error)
             var fields = [AgentMessage.Field(Tag.code.rawValue, [code]), AgentMessage.Field(Tag.text.rawValue, Array(text.utf8))]
@@ -60,6 +71,11 @@ package enum AgentReply: Sendable {
             let text = try message.single(Tag.text.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let path = try message.single(Tag.path.rawValue).map { String(decoding: $0, as: UTF8.self) }
             self = .failure(ErrorCoding.decode(code: code[0], text: text, path: path))
+        case .tokenFailure?:
+            guard let code = try message.single(Tag.code.rawValue), code.count == 1,
+                  let failure = TokenFailure(code: code[0], text: try message.single(Tag.text.rawValue).map { String(decoding: $0, as: UTF8.self) } ?? "")
+            else { throw AgentProtocolError("a token failure without a known code") }
+            self = .tokenFailure(failure)
         case .ok?:
             self = try Self.success(message, to: request)
         case nil:
@@ -90,15 +106,21 @@ package enum AgentReply: Sendable {
                 return status
             }
             return .agent(pid: Int32(bitPattern: readUInt32(agent, at: 0)), vaults: vaults, failures: failures, secretService: secretService)
-        case .stop, .unlock, .lock, .set, .holds, .share, .unshare:
+        case .stop, .unlock, .lock, .set, .holds, .share, .unshare, .keepLogin:
             return .done
+        case .token:
+            guard let value = try message.single(Tag.accessToken.rawValue), let terms = try message.single(Tag.tokenTerms.rawValue),
+                  let token = BrokeredToken(
+                    value: value, terms: terms, scope: try message.single(Tag.scope.rawValue), apiOrigins: message.all(Tag.apiOrigin.rawValue))
+            else { throw AgentProtocolError("a malformed token") }
+            return .token(token)
         case .item:
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }
             let decoded = try record(bytes)
             return .item(Item(attributes: decoded.attributes, secret: Data(decoded.secret)))
         case .secret:
             return .secret(try message.single(Tag.secret.rawValue).map { Data($0) })
-        case .remove, .removeAll:
+        case .remove, .removeAll, .endLogin:
             guard let bytes = try message.single(Tag.count.rawValue), let count = readInteger(bytes, as: UInt64.self) else {
                 throw AgentProtocolError("no count")
             }

@@ -26,17 +26,27 @@ package enum AgentRequest: Sendable {
     case share(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32)
     /// End the share served at `socket`: its socket is removed and its connections closed.
     case unshare(socket: String)
+    /// A valid access token of the login `profile` the agent holds in the vault at `vault`,
+    /// refreshed first when needed; `refused`: an access token a resource refused, which is not
+    /// handed out again (docs/agent.md, "The token broker").
+    case token(vault: String, profile: String, refused: String?)
+    /// Keep the new login `login` (``BrokeredLogin``'s encoding: provider, client and session,
+    /// refresh token included) as profile `profile` in the vault at `vault`, owned by the caller.
+    case keepLogin(vault: String, profile: String, login: SecureBytes)
+    /// End the login `profile`: revoke its refresh token at the provider, and remove it.
+    case endLogin(vault: String, profile: String)
 
     enum Kind: UInt8 {
         case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06, identify = 0x07
         case share = 0x08, unshare = 0x09
         case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
+        case token = 0x16, keepLogin = 0x17, endLogin = 0x18
     }
 
     enum Tag: UInt8 {
         case vault = 0x01, id = 0x02, record = 0x03, queryClass = 0x04, queryService = 0x05, queryAccount = 0x06
         case queryAttribute = 0x07, credentialKind = 0x08, credential = 0x09, lifetime = 0x0A, all = 0x0B
-        case socket = 0x0C, program = 0x0D, readWrite = 0x0E
+        case socket = 0x0C, program = 0x0D, readWrite = 0x0E, profile = 0x0F, refused = 0x10, login = 0x11
     }
 
     /// The longest lifetime an unlock may ask for: a week.
@@ -92,6 +102,15 @@ package enum AgentRequest: Sendable {
             ] + (grant.readWrite ? [field(.readWrite, [])] : []))
         case .unshare(let socket):
             return AgentMessage(kind: Kind.unshare.rawValue, fields: [field(.socket, Array(socket.utf8))])
+        case .token(let vault, let profile, let refused):
+            return AgentMessage(kind: Kind.token.rawValue, fields: [vaultField(vault), field(.profile, Array(profile.utf8))]
+                + (refused.map { [field(.refused, Array($0.utf8))] } ?? []))
+        case .keepLogin(let vault, let profile, let login):
+            return AgentMessage(kind: Kind.keepLogin.rawValue, fields: [
+                vaultField(vault), field(.profile, Array(profile.utf8)), field(.login, login.withUnsafeBytes { Array($0) }),
+            ])
+        case .endLogin(let vault, let profile):
+            return AgentMessage(kind: Kind.endLogin.rawValue, fields: [vaultField(vault), field(.profile, Array(profile.utf8))])
         }
     }
 
@@ -111,6 +130,10 @@ package enum AgentRequest: Sendable {
         func socket() throws(AgentProtocolError) -> String {
             guard let path = try text(.socket), path.hasPrefix("/") else { throw AgentProtocolError("a share needs its socket's absolute path") }
             return path
+        }
+        func profile() throws(AgentProtocolError) -> String {
+            guard let profile = try text(.profile), Self.isValidProfile(profile) else { throw AgentProtocolError("a token request needs a valid profile") }
+            return profile
         }
         func id() throws(AgentProtocolError) -> ItemID {
             guard let bytes = try message.single(Tag.id.rawValue), let id = Self.decodeID(bytes) else { throw AgentProtocolError("a request needs an item id") }
@@ -176,6 +199,19 @@ package enum AgentRequest: Sendable {
             guard readWrite?.isEmpty ?? true else { throw AgentProtocolError("a share's read-write flag has no value") }
             self = .share(vault: try vault(), socket: try socket(), grant: ShareGrant(scope: scope, readWrite: readWrite != nil), lifetime: lifetime)
         case .unshare: self = .unshare(socket: try socket())
+        case .token: self = .token(vault: try vault(), profile: try profile(), refused: try text(.refused))
+        case .keepLogin:
+            guard let login = try message.single(Tag.login.rawValue), !login.isEmpty else { throw AgentProtocolError("a login to keep needs its session") }
+            self = .keepLogin(vault: try vault(), profile: try profile(), login: SecureBytes(copying: login))
+        case .endLogin: self = .endLogin(vault: try vault(), profile: try profile())
+        }
+    }
+
+    /// Whether `profile` can name a brokered login: 1 to 64 letters, digits, `.`, `_` or `-`
+    /// (``OpenIDClient``'s profiles).
+    package static func isValidProfile(_ profile: String) -> Bool {
+        (1...64).contains(profile.utf8.count) && profile.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x5F, 0x2D].contains($0)
         }
     }
 

@@ -22,7 +22,9 @@ public struct AgentStore: CredentialStore {
         self.keepsConnection = keepsConnection
     }
 
-    private func send(_ request: AgentRequest) throws(CofferError) -> AgentReply {
+    /// Sends `request` to the agent for this store's vault; an `error` reply is thrown, and
+    /// `not held` is ``CofferError/locked``.
+    package func send(_ request: AgentRequest) throws(CofferError) -> AgentReply {
         if keepsConnection, !KeptAgentConnection.isKept(for: client.path) {
             KeptAgentConnection.open(path: client.path, timeout: AgentClient.holdsTimeout)
         }

@@ -36,9 +36,10 @@ extension Vault {
 
     /// Removes, in one durable transaction, the live items `query` selects whose owner and
     /// access list `admits` accepts, and purges expired ones. Returns the items removed and the
-    /// items left because `admits` refused them, each with its access.
+    /// items left because `admits` refused them, each with its access. Items `spared` names are
+    /// left alone and not reported.
     package func removeAll(
-        matching query: ItemQuery, where admits: (ItemAccess) -> Bool
+        matching query: ItemQuery, where admits: (ItemAccess) -> Bool, sparing spared: (ItemID) -> Bool = { _ in false }
     ) throws(CofferError) -> (removed: [StoredItem], refused: [StoredItem]) {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) in
@@ -47,7 +48,7 @@ extension Vault {
                 let scan = try scanRecords(connection, keys, now: now)
                 var removed: [StoredItem] = []
                 var refused: [StoredItem] = []
-                for record in scan.live where query.matches(record.attributes) {
+                for record in scan.live where query.matches(record.attributes) && !spared(record.attributes.id) {
                     if admits(record.access) { removed.append(record.stored) } else { refused.append(record.stored) }
                 }
                 for row in removed.map(\.rowKey) + scan.expired.map(\.rowKey) { try Self.delete(row, connection) }

@@ -13,6 +13,7 @@ extension AccessGate {
         _ secret: Data, for id: ItemID, options: ItemOptions, in vault: Vault, at vaultPath: String, by program: Program?,
         cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
     ) throws(CofferError) -> Bool {
+        try refuseBrokered(.write, id, in: vault, by: program)
         let policy = try vault.accessPolicy()
         switch try vault.set(secret, for: id, options: options, owner: program, replacingIf: admitting(policy: policy, program: program)) {
         case .created:
@@ -35,12 +36,12 @@ extension AccessGate {
     }
 
     /// The names and attributes of the items `query` selects that `program` may see listed,
-    /// never a secret: every item under `open` and `confirm` (as Apple's keychain lists them);
+    /// never a secret, nor any item of a brokered login (``BrokeredSessions``): every item under `open` and `confirm` (as Apple's keychain lists them);
     /// under `strict` only the items it owns or is listed on. One `list` entry goes to the log
     /// (`open` under open, else `allowed`).
     package func list(_ query: ItemQuery, in vault: Vault, by program: Program?) throws(CofferError) -> [ItemAttributes] {
         let policy = try vault.accessPolicy()
-        let stored = try vault.storedItems(matching: query)
+        let stored = try vault.storedItems(matching: query).filter { !BrokeredSessions.isBrokered($0.attributes.id) }
         let shown = grantedByShare ? stored.map(\.attributes) : Self.listed(stored, policy: policy, program: program)
         try record(.list, in: vault, by: program, decision: grantedByShare ? .shared : policy == .open ? .open : .allowed)
         return shown
@@ -53,7 +54,8 @@ extension AccessGate {
         return items.filter { admits($0.access) }.map(\.attributes)
     }
 
-    /// Removes the items `query` selects that `program` may use without anyone being asked:
+    /// Removes the items `query` selects that `program` may use without anyone being asked (never
+    /// an item of a brokered login, which stays unmentioned):
     /// every item under `open`; under `confirm` and `strict` the items it owns or is listed on.
     /// Nobody is asked about a bulk removal: the other items stay, each logged as refused
     /// (`delete`, `denied`); each removed item is logged too. Returns how many were removed;
@@ -61,7 +63,8 @@ extension AccessGate {
     /// was refused.
     package func removeAll(matching query: ItemQuery, in vault: Vault, by program: Program?) throws(CofferError) -> Int {
         let policy = try vault.accessPolicy()
-        let (removed, refused) = try vault.removeAll(matching: query, where: admitting(policy: policy, program: program))
+        let (removed, refused) = try vault.removeAll(
+            matching: query, where: admitting(policy: policy, program: program), sparing: BrokeredSessions.isBrokered)
         for item in removed {
             try record(.delete, item: item.attributes.id, in: vault, by: program, decision: reason(policy: policy, access: item.access, program: program))
         }

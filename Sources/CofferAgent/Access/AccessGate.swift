@@ -90,31 +90,47 @@ package struct AccessGate: Sendable {
         _ action: AuditEntry.Action, item id: ItemID, in vault: Vault, at vaultPath: String, by program: Program?,
         cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
     ) throws(CofferError) -> Authorization {
+        try refuseBrokered(action, id, in: vault, by: program)
         guard let (item, access) = try vault.itemWithAccess(for: id) else { return .absent }
-        let verdict = verdict(policy: try vault.accessPolicy(), access: access, program: program)
-        let decision: AuditEntry.Decision
-        var allowed = true
-        switch verdict {
-        case .allowed(let reason):
-            decision = reason
-        case .refused:
-            (decision, allowed) = (.denied, false)
-        case .ask:
-            guard mayAsk else { return .mustAsk }
-            let answer = ask(program: program, item: item.attributes, vaultPath: vaultPath, cancellation: cancellation)
-            switch answer {
-            case .once:
-                decision = .once
-            case .always:
-                decision = .always
-                if let program { try vault.grant(program, to: id) }
-            case .deny(let denial):
-                (decision, allowed) = (Self.decision(for: denial), false)
-            }
-        }
+        guard let (decision, allowed) = try decide(item: item.attributes, access: access, in: vault, at: vaultPath, by: program, cancellation: cancellation, mayAsk: mayAsk)
+        else { return .mustAsk }
         try record(action, item: id, in: vault, by: program, decision: decision)
         guard allowed else { throw .accessDenied(program: Self.name(of: program)) }
         return .allowed(item)
+    }
+
+    /// The decision on `program` using the item `item` with `access`, asking the person under
+    /// `confirm` (`always` puts the program on the item's access list); `nil` when the person
+    /// would have to be asked and `mayAsk` is `false`. Logs nothing.
+    func decide(
+        item: ItemAttributes, access: ItemAccess, in vault: Vault, at vaultPath: String, by program: Program?,
+        cancellation: PrompterCommand.Run?, mayAsk: Bool
+    ) throws(CofferError) -> (decision: AuditEntry.Decision, allowed: Bool)? {
+        switch verdict(policy: try vault.accessPolicy(), access: access, program: program) {
+        case .allowed(let reason):
+            return (reason, true)
+        case .refused:
+            return (.denied, false)
+        case .ask:
+            guard mayAsk else { return nil }
+            switch ask(program: program, item: item, vaultPath: vaultPath, cancellation: cancellation) {
+            case .once:
+                return (.once, true)
+            case .always:
+                if let program { try vault.grant(program, to: item.id) }
+                return (.always, true)
+            case .deny(let denial):
+                return (Self.decision(for: denial), false)
+            }
+        }
+    }
+
+    /// Refuses, logged, any item request on an item of a login the agent brokers
+    /// (``BrokeredSessions``): its refresh token never leaves the agent.
+    func refuseBrokered(_ action: AuditEntry.Action, _ id: ItemID, in vault: Vault, by program: Program?) throws(CofferError) {
+        guard BrokeredSessions.isBrokered(id) else { return }
+        try record(action, item: id, in: vault, by: program, decision: .denied)
+        throw .accessDenied(program: Self.name(of: program))
     }
 
     /// Records a decision made elsewhere (a listing, a new item, a grant) in the vault's log.

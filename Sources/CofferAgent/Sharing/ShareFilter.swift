@@ -45,7 +45,8 @@ struct ShareFilter: Sendable {
         case .ping, .identify, .status:
             // Nothing of the agent: no vault path, no other vault, no pid.
             return .answer(.agent(pid: 0, vaults: []))
-        case .stop, .unlock, .lock, .share, .unshare:
+        case .stop, .unlock, .lock, .share, .unshare, .token, .keepLogin, .endLogin:
+            // A share never mints tokens (`agent share --profile` is yet to come).
             return .answer(denied)
         case .holds:
             return .forward(.holds(vault: vault))

@@ -8,6 +8,7 @@ extension OpenIDClient {
     /// ``AuthError/logoutIncomplete(_:)`` naming each step that failed.
     @discardableResult
     public func logout() async throws(AuthError) -> LogoutReport {
+        if let broker { return try await brokeredLogout(from: broker) }
         epoch += 1
         await refreshing.fail(with: .notAuthenticated)
         var report = LogoutReport()

@@ -12,7 +12,10 @@ extension OpenIDClient {
     /// session is cleared and this throws ``AuthError/reauthenticationRequired``; a 5xx or a
     /// network failure throws its transient error (``AuthError/serverError(status:)``,
     /// ``AuthError/transport(reason:)``, ``AuthError/timeout``) and keeps the session.
+    ///
+    /// With a broker, the agent does all this and this process only asks it.
     public func accessToken() async throws(AuthError) -> AccessToken {
+        if let broker { return try await brokeredAccessToken(from: broker) }
         guard let session = try session() else { throw .notAuthenticated }
         if session.hasUsableToken(at: now, leeway: configuration.leeway), let token = session.accessToken,
            token.value != refusedAccessToken {
@@ -30,10 +33,7 @@ extension OpenIDClient {
     /// a token the resource refuses (401) is refreshed once and the request sent again.
     public func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         guard let url = URL(string: request.url), let origin = Self.origin(of: url) else { throw .invalidRequest(reason: "not a URL") }
-        guard let session = try session(), session.apiOrigins.contains(origin) else {
-            throw .invalidRequest(reason: "\(HTTPTransport.redactedURL(request.url)) is not on an API origin of this login")
-        }
-        let token = try await accessToken()
+        let token = try await tokenForOrigin(origin, of: request.url)
         let response = try await transport.send(request.authorized(with: token))
         guard response.status == 401 else { return response }
         discard(token)

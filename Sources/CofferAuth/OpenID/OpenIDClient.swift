@@ -44,6 +44,10 @@ public actor OpenIDClient: AuthorizationClient {
     nonisolated let verifier: IDTokenVerifier
     nonisolated let broadcaster = SessionEvents()
     let refreshing = SingleFlight<AccessToken>()
+    /// The agent that holds this client's login, when it has one (``init(provider:clientID:clientSecret:broker:profile:configuration:httpClient:)``).
+    nonisolated let broker: AgentTokenBroker?
+    /// With a broker: the last access token it handed out, and the origins it may go to.
+    var brokered: BrokeredToken?
 
     /// The session as last read or written; `nil` before the store is first read.
     var cached: OpenIDSession??
@@ -71,12 +75,38 @@ public actor OpenIDClient: AuthorizationClient {
         profile: String = "default", configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient
     ) {
+        self.init(
+            provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, broker: nil, profile: profile,
+            configuration: configuration, httpClient: httpClient)
+    }
+
+    /// A client whose login the agent's token broker holds (docs/agent.md, "The token broker"):
+    /// a login hands the session, refresh token included, to the agent; ``accessToken()``,
+    /// ``send(_:)-(HTTPClientRequest)`` and ``logout()`` ask the agent, which refreshes, so this
+    /// process never holds the refresh token. An agent that is missing, does not hold the vault
+    /// or refuses this program throws ``AuthError/storage(_:)``; nothing falls back to keeping
+    /// the refresh token here.
+    public init(
+        provider: OpenIDProvider, clientID: String, clientSecret: String? = nil, broker: AgentTokenBroker,
+        profile: String = "default", configuration: Configuration = Configuration(),
+        httpClient: HTTPClient = Authorization.defaultHTTPClient
+    ) {
+        self.init(
+            provider: provider, clientID: clientID, clientSecret: clientSecret, store: InMemoryStore(now: configuration.now), broker: broker,
+            profile: profile, configuration: configuration, httpClient: httpClient)
+    }
+
+    private init(
+        provider: OpenIDProvider, clientID: String, clientSecret: String?, store: any CredentialStore, broker: AgentTokenBroker?,
+        profile: String, configuration: Configuration, httpClient: HTTPClient
+    ) {
         self.provider = provider
         self.clientID = clientID
         self.profile = profile
         self.configuration = configuration
         self.credentials = ClientCredentials(id: clientID, secret: clientSecret)
         self.store = store
+        self.broker = broker
         self.location = OpenIDSessionLocation(issuer: provider.issuer.absoluteString, clientID: clientID, profile: profile)
         self.httpClient = httpClient
         self.transport = configuration.transport(httpClient)
@@ -86,9 +116,7 @@ public actor OpenIDClient: AuthorizationClient {
 
     /// Whether `profile` can name a profile: 1 to 64 letters, digits, `.`, `_` or `-`.
     public static func isValidProfile(_ profile: String) -> Bool {
-        (1...64).contains(profile.utf8.count) && profile.utf8.allSatisfy {
-            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || [0x2E, 0x5F, 0x2D].contains($0)
-        }
+        AgentRequest.isValidProfile(profile)
     }
 
     var now: Date { configuration.now() }
@@ -101,8 +129,10 @@ public actor OpenIDClient: AuthorizationClient {
     }
 
     /// A snapshot of the session, read without the network. It never holds a token.
+    /// With a broker, what the agent last handed out: ask for a token (``accessToken()``) first.
     public var status: OpenIDSessionStatus {
         get throws(AuthError) {
+            if broker != nil { return brokeredStatus }
             guard let session = try session() else { return OpenIDSessionStatus(issuer: provider.issuer) }
             return OpenIDSessionStatus(
                 issuer: provider.issuer, user: session.identity, accessTokenExpiresAt: session.accessToken?.expiresAt,
@@ -111,6 +141,15 @@ public actor OpenIDClient: AuthorizationClient {
                 apiOrigins: session.apiOrigins)
         }
     }
+
+    /// The scope the provider granted, as last known: with a broker, that of the token it last
+    /// handed out.
+    public var scope: String? {
+        get throws(AuthError) { broker != nil ? brokered?.scope : try session()?.scope }
+    }
+
+    /// Whether the agent's token broker holds this client's login (``AgentTokenBroker``).
+    public nonisolated var isBrokered: Bool { broker != nil }
 
     /// The changes of this session from now on: logins, refreshes, logouts, and the end of a
     /// session the provider refused to refresh.
@@ -157,7 +196,11 @@ public actor OpenIDClient: AuthorizationClient {
             issuer: location.issuer, clientID: clientID, profile: profile, refreshToken: reply.refreshToken,
             accessToken: reply.accessToken(now: now, defaultLifetime: configuration.tokenLifetime(else: 3600)), scope: granted,
             identity: identity, apiOrigins: origins.compactMap(Self.origin))
-        try keep(session)
+        if let broker {
+            try await hand(session, to: broker)
+        } else {
+            try keep(session)
+        }
         epoch += 1
         broadcaster.send(.loggedIn)
         configuration.logger.info("logged in", metadata: ["issuer": "\(location.issuer)", "profile": "\(profile)"])

@@ -47,9 +47,10 @@ struct ForwardedInvocation {
         throw CLIError(message: "cannot run \(path): \(reason) (it is installed beside coffer)", exitStatus: .unavailable)
     }
 
-    /// The folder of the running `coffer` executable, from `/proc/self/exe`. Never the working
-    /// folder when that cannot be read: a `coffer-auth` there could be anyone's.
-    private static func folder() throws -> String {
+    /// The folder of the running `coffer` executable, from `/proc/self/exe`, where the
+    /// executables it runs are (`coffer-auth`, `coffer-dev-backend`, `coffer-agent`). Never the
+    /// working folder when that cannot be read: a `coffer-auth` there could be anyone's.
+    static func folder() throws -> String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count)
         let reason = length < 0 ? String(cString: strerror(errno)) : "no usable path"

@@ -2,8 +2,9 @@ import Coffer
 import Foundation
 
 /// The part of a vault that Secret Service clients reach: every item except the provider's own
-/// records (``ProviderRecords``), which it never lists or reads, and refuses to store, move or
-/// delete. The provider's objects reach a vault only through it
+/// records (``ProviderRecords``) and the agent's brokered logins (``BrokeredSessions``: their
+/// refresh tokens never leave the agent), which it never lists or reads, and refuses to store,
+/// move or delete. The provider's objects reach a vault only through it
 /// (``SecretServiceObjects/withVault(_:_:)``), so no client call can see or change a record.
 struct ClientVault: CollectionItems {
     private let vault: Vault
@@ -14,12 +15,12 @@ struct ClientVault: CollectionItems {
 
     /// ``Vault/storedItems(withAttributes:)`` without the provider's records.
     func storedItems(withAttributes attributes: [String: String]) throws(CofferError) -> [StoredItem] {
-        try vault.storedItems(withAttributes: attributes).filter { !ProviderRecords.isReserved($0.attributes.id) }
+        try vault.storedItems(withAttributes: attributes).filter { !Self.isHidden($0.attributes.id) }
     }
 
     /// ``Vault/storedItemWithAccess(atRowKey:)``; `nil` for a provider's record.
     func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
-        guard let found = try vault.storedItemWithAccess(atRowKey: rowKey), !ProviderRecords.isReserved(found.item.attributes.id) else {
+        guard let found = try vault.storedItemWithAccess(atRowKey: rowKey), !Self.isHidden(found.item.attributes.id) else {
             return nil
         }
         return found
@@ -66,9 +67,14 @@ struct ClientVault: CollectionItems {
         return true
     }
 
+    /// Whether clients never see the item `id`.
+    private static func isHidden(_ id: ItemID) -> Bool {
+        ProviderRecords.isReserved(id) || BrokeredSessions.isBrokered(id)
+    }
+
     private static func refuseReserved(_ id: ItemID) throws(CofferError) {
-        guard !ProviderRecords.isReserved(id) else {
-            throw .invalidArgument(reason: "the service \(ProviderRecords.service) is reserved for Coffer's own records")
+        guard !isHidden(id) else {
+            throw .invalidArgument(reason: "the service \(id.service) is reserved for Coffer's own records")
         }
     }
 }

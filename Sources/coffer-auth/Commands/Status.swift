@@ -44,7 +44,12 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
     }
 
     private func showOpenID() async throws {
-        let status = try await root.openIDClient(profile: profile.name).client.status
+        let client = try root.openIDClient(profile: profile.name).client
+        if client.isBrokered {
+            // The agent holds the login: what it says of it comes with a token (refreshed if needed).
+            do { _ = try await client.accessToken() } catch .notAuthenticated, .reauthenticationRequired {}
+        }
+        let status = try await client.status
         if json {
             try JSONOutput.write(OpenIDStatusText.JSON(status, profile: profile.name))
         } else {

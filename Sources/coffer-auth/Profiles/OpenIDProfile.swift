@@ -36,7 +36,9 @@ struct OpenIDProfile: Codable {
         try keychain.allKeys().filter { $0.hasPrefix(accountPrefix) }.map { String($0.dropFirst(accountPrefix.count)) }
     }
 
-    /// A client of this profile's provider, keeping its session in `store`.
+    /// A client of this profile's provider, keeping its session in `store`; or, when `store` is
+    /// the vault through the agent, in the agent's token broker, which refreshes it (docs/agent.md,
+    /// "The token broker"): then this process never holds the refresh token after a login.
     func client(
         profile name: String, store: any CredentialStore, network: NetworkOptions, loginTimeout: Duration? = nil,
         redirectURI: LoopbackRedirectURI? = nil
@@ -44,6 +46,11 @@ struct OpenIDProfile: Codable {
         var configuration = AuthProfile.configuration(network: network)
         configuration.redirectURI = redirectURI
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
+        if let agent = CofferAuthCommand.agent(behind: store) {
+            return OpenIDClient(
+                provider: provider, clientID: clientID, clientSecret: clientSecret, broker: AgentTokenBroker(agent), profile: name,
+                configuration: configuration)
+        }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
     }
 }

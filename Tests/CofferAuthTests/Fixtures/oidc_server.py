@@ -127,7 +127,12 @@ def parse_args():
                    help="also seed coffer-exact: a public client whose only redirect URI is this one; "
                         "DOT matches a localhost URI exactly, port included (no RFC 8252 relaxation)")
     p.add_argument("--test-hooks", action="store_true",
-                   help="TEST-ONLY: POST /test/device-expire (form user_code=...) expires a device code")
+                   help="TEST-ONLY: POST /test/device-expire (form user_code=...) expires a device code; "
+                        "GET /test/refresh-count answers how many refresh grants arrived and how many "
+                        "DOT refused")
+    p.add_argument("--refresh-delay", type=float, default=0,
+                   help="TEST-ONLY (with --test-hooks): hold each refresh grant this many seconds "
+                        "before DOT sees it")
     return p.parse_args()
 
 
@@ -160,7 +165,8 @@ def configure(args, base_url, issuer, db_path):
             "django.middleware.common.CommonMiddleware",
             "django.middleware.csrf.CsrfViewMiddleware",
             "django.contrib.auth.middleware.AuthenticationMiddleware",
-        ] + (["__main__.SlowDownMiddleware"] if args.slow_down else []),
+        ] + (["__main__.SlowDownMiddleware"] if args.slow_down else [])
+          + (["__main__.RefreshCountMiddleware"] if args.test_hooks else []),
         DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": db_path,
                                "OPTIONS": {"timeout": 20}}},
         DEFAULT_AUTO_FIELD="django.db.models.BigAutoField",
@@ -328,6 +334,12 @@ def define_urls_and_validator(args):
             status=model.EXPIRED)
         return JsonResponse({"updated": updated})
 
+    def refresh_count(request):
+        """TEST-ONLY (--test-hooks): the refresh grants that reached the token endpoint, and
+        how many of them DOT refused (RefreshCountMiddleware)."""
+        with RefreshCountMiddleware.lock:
+            return JsonResponse({"count": RefreshCountMiddleware.count, "refused": RefreshCountMiddleware.refused})
+
     def healthz(request):
         return HttpResponse("ok", content_type="text/plain")
 
@@ -341,6 +353,7 @@ def define_urls_and_validator(args):
     ]
     if args.test_hooks:
         patterns.append(path("test/device-expire", device_expire))
+        patterns.append(path("test/refresh-count", refresh_count))
     module = globals()
     module["CofferValidator"] = CofferValidator
     module["urlpatterns"] = patterns
@@ -381,6 +394,35 @@ class SlowDownMiddleware:
         return self.get_response(request)
 
 
+class RefreshCountMiddleware:
+    """TEST-ONLY (--test-hooks): counts the refresh grants that reach the token endpoint, and
+    DOT's refusals of them (any 4xx), for GET /test/refresh-count; with --refresh-delay, holds
+    each one that long before DOT sees it (a client can then be killed mid-refresh)."""
+
+    count = 0
+    refused = 0
+    delay = 0.0
+    lock = threading.Lock()
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        is_refresh = (request.method == "POST" and request.path.endswith("/o/token/")
+                      and request.POST.get("grant_type") == "refresh_token")
+        if not is_refresh:
+            return self.get_response(request)
+        with self.lock:
+            RefreshCountMiddleware.count += 1
+        if self.delay:
+            time.sleep(self.delay)
+        response = self.get_response(request)
+        if 400 <= response.status_code < 500:
+            with self.lock:
+                RefreshCountMiddleware.refused += 1
+        return response
+
+
 # ---------------------------------------------------------------------------------------------
 # Serving.
 # ---------------------------------------------------------------------------------------------
@@ -408,6 +450,7 @@ def main():
     BASE_URL[0] = base_url
     SlowDownMiddleware.base_interval = args.device_interval
     SlowDownMiddleware.increment = args.slow_down_increment
+    RefreshCountMiddleware.delay = args.refresh_delay
 
     tmpdir = tempfile.mkdtemp(prefix="coffer-oidc-")
 

@@ -4,7 +4,6 @@ import CofferAgent
 import CofferBase
 import CofferCommandLine
 import CofferProcess
-import CofferSecretServiceProvider
 import Foundation
 import Glibc
 
@@ -36,72 +35,45 @@ struct AgentCommand: ParsableCommand {
                 Each --hold VAULT is opened at start with the machine's own credentials, never a person's \
                 (--unlock if given, else the service credential in $CREDENTIALS_DIRECTORY and the vault's \
                 systemd-creds slots) and held until `coffer lock` or the agent stops, with no idle timeout. \
-                A vault that does not open is one line on stderr and in `agent status`; the agent starts anyway.
+                A vault that does not open is one line on stderr and in `agent status`; the agent starts anyway. \
+                The agent is the executable coffer-agent beside coffer; with --foreground it takes this \
+                process's place (its pid and descriptors).
                 """)
         @ParentCommand var agent: AgentCommand
 
         @Flag(help: "Run in this process until stopped, instead of in the background.")
         var foreground = false
 
-        @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
-        var idleTimeout = DurationArgument(argument: "15m")!
-
-        @Option(name: .customLong("hold"), help: ArgumentHelp(
-            "Open this vault at start through its machine slot and hold it until stopped (repeatable).", valueName: "vault"))
-        var hold: [String] = []
-
-        @Flag(name: .customLong("secret-service"), help: ArgumentHelp(
-            "Also be the Secret Service (org.freedesktop.secrets) on the session bus, serving the vaults the agent holds: the default vault is the 'login' collection (docs/secret-service.md)."))
-        var secretService = false
-
-        @Flag(help: "With --secret-service: take the name over from another Secret Service (such as gnome-keyring) that allows it.")
-        var replace = false
-
-        @Option(help: ArgumentHelp(
-            "The command that asks the person whether a program may use another program's item (under the vault's `confirm` policy) and, with --secret-service, for a collection's passphrase when a client unlocks it (docs/prompts.md; `coffer prompter pinentry` asks through GnuPG's pinentry). Without one, such access is refused and a locked collection stays locked until `coffer unlock`.",
-            valueName: "command"))
-        var prompter: String?
-
-        @Option(help: ArgumentHelp(
-            "With --secret-service: serve, as the only collection, the items of the share at this socket (`coffer agent share`), holding no vault and no key, and serving no agent socket: for a sandbox (docs/secret-service.md, \"Inside a sandbox\").",
-            valueName: "socket"))
-        var upstream: String?
-
-        func validate() throws {
-            guard secretService || !replace else {
-                throw ValidationError("--replace goes with --secret-service")
-            }
-            try validateUpstream()
-        }
+        @OptionGroup var daemon: AgentDaemonOptions
 
         func run() throws {
-            if let upstream { return try runUpstream(socket: upstream) }
+            let executable = try ForwardedInvocation.folder() + "/coffer-agent"
+            let arguments = try agentArguments()
+            if foreground { try Self.become(executable, arguments) }
+            if let upstream = daemon.upstream {
+                // No agent socket: it serves once it has closed its startup report without a word.
+                let pid = try startInBackground(executable, arguments, within: 10) { report in Self.closedWithoutAWord(report) }
+                return try StandardStreams.printLine("Secret Service started (pid \(pid)) for the share at \(TerminalText.escaped(upstream))")
+            }
             let path = try AgentCommand.socketPath()
-            if foreground { return try serve(path: path) }
             if case .agent(let pid, _, _, _)? = try? AgentClient(path: path, timeout: .seconds(2)).send(.ping) {
                 throw CLIError.usage("an agent already runs (pid \(pid)) at \(path)")
             }
-            var arguments = forwardedUnlockOptions + ["agent", "start", "--foreground", "--idle-timeout", "\(idleTimeout.seconds)"]
-                + heldPaths.flatMap { ["--hold", $0] }
-            if secretService { arguments += ["--secret-service", "--vault", try agent.root.vault.url().path] }
-            if replace { arguments.append("--replace") }
-            if let prompter { arguments += ["--prompter", prompter] }
             // The agent answers once it has tried every --hold vault: each may take up to the
             // systemd-creds timeout.
-            let holdTime = Double(hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
-            let pid = try startInBackground(arguments, within: 5 + holdTime) { _ in
+            let holdTime = Double(daemon.hold.count) * (Double(agent.root.storeOptions.systemdCredentials.timeout.components.seconds) + 2)
+            let pid = try startInBackground(executable, arguments, within: 5 + holdTime) { _ in
                 guard case .agent(_, _, let failures, _)? = try? AgentClient(path: path, timeout: .seconds(1)).send(.status) else { return false }
-                for failure in failures { Terminal.printError(Self.holdFailureLine(failure)) }
+                for failure in failures { Terminal.printError(failure.line) }
                 return true
             }
             try StandardStreams.printLine("agent started (pid \(pid)) at \(TerminalText.escaped(path))")
         }
 
-        /// Starts `coffer ARGUMENTS` in a session of its own and waits until `isReady` (given
+        /// Starts `executable ARGUMENTS` in a session of its own and waits until `isReady` (given
         /// the startup report's descriptor) says it serves, at most `seconds`. Returns its pid;
         /// throws the reason it gave when it exits first.
-        func startInBackground(_ arguments: [String], within seconds: Double, isReady: (Int32) -> Bool) throws -> pid_t {
-            let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        private func startInBackground(_ executable: String, _ arguments: [String], within seconds: Double, isReady: (Int32) -> Bool) throws -> pid_t {
             // The agent reports why it could not start (the Secret Service's name taken) on a pipe.
             let report: (read: Int32, write: Int32)
             do throws(ChildSpawnFailure) {
@@ -119,7 +91,7 @@ struct AgentCommand: ParsableCommand {
             }
             close(report.write)
             guard case .success(let child) = spawned else {
-                throw CLIError(message: "cannot start the agent", exitStatus: .software)
+                throw CLIError(message: "cannot start the agent (\(executable))", exitStatus: .software)
             }
             let deadline = Date().addingTimeInterval(seconds)
             while Date() < deadline {
@@ -138,102 +110,38 @@ struct AgentCommand: ParsableCommand {
             throw CLIError(message: "the agent did not answer within \(Int(seconds)) s", exitStatus: .timedOut)
         }
 
-        /// The vaults of --hold as absolute paths, every link resolved where the file exists.
-        private var heldPaths: [String] {
-            hold.map { (try? VaultPaths.real(URL(fileURLWithPath: $0))) ?? URL(fileURLWithPath: $0).path }
+        /// Whether the starting agent has closed its startup report without a word: it serves. (A
+        /// pipe whose writer closed reads as hung up, and as readable only while it holds a reason.)
+        private static func closedWithoutAWord(_ descriptor: Int32) -> Bool {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&waiting, 1, 0) > 0 else { return false }
+            return waiting.revents & Int16(POLLHUP) != 0 && waiting.revents & Int16(POLLIN) == 0
         }
 
-        /// The global options that say how --hold vaults are unlocked, for the agent's own process.
-        private var forwardedUnlockOptions: [String] {
+        /// `coffer-agent`'s arguments: the global options that say how --hold vaults are unlocked
+        /// and which vault is the Secret Service's login collection, then the agent's own.
+        private func agentArguments() throws -> [String] {
             let options = agent.root.storeOptions
-            return (options.unlock.map { ["--unlock", $0] } ?? []) + (options.credentialName.map { ["--credential", $0] } ?? [])
+            let unlocking = (options.unlock.map { ["--unlock", $0] } ?? []) + (options.credentialName.map { ["--credential", $0] } ?? [])
                 + (options.systemdCredsTimeout.map { ["--systemd-creds-timeout", "\($0)"] } ?? [])
-        }
-
-        /// The line on stderr (after `coffer: `, escaped by ``Terminal/printError(_:)``) for a vault
-        /// --hold could not open.
-        static func holdFailureLine(_ failure: HoldFailure) -> String {
-            "agent: cannot hold \(failure.path): \(failure.message)"
-        }
-
-        /// Opens each --hold vault with the machine's own credentials and hands it to `server`;
-        /// a vault that does not open is reported on stderr and kept for status.
-        private func holdVaults(in server: AgentServer) {
-            for path in heldPaths {
-                do {
-                    let vault = try Vault.open(at: URL(fileURLWithPath: path))
-                    try agent.root.unlockWithoutPerson(vault)
-                    server.holdUntilStopped(vault, at: path)
-                } catch {
-                    let message = (error as? any CommandFailure)?.message ?? "\(error)"
-                    server.reportHoldFailure(message, at: path)
-                    Terminal.printError(Self.holdFailureLine(HoldFailure(path: path, message: message)))
+            if daemon.upstream != nil {
+                // The share's agent decides which vault is served.
+                guard agent.root.vault.path == nil else {
+                    throw CLIError.usage("--vault does not go with --upstream: the share's agent decides which vault is served")
                 }
+                return daemon.arguments
             }
+            let login = daemon.secretService ? ["--vault", try agent.root.vault.url().path] : []
+            return unlocking + login + daemon.arguments
         }
 
-        /// Runs the agent: the socket systemd passes (LISTEN_FDS), else one of its own; with
-        /// `--secret-service`, the Secret Service too, on the same held vaults. When the name
-        /// cannot be taken, the agent does not start.
-        private func serve(path: String) throws {
-            if secretService { SystemAllocator.restartIfNeeded() }
-            SecretVariables.scrub()
-            OpenFileLimit.raiseToHardLimit()
-            let environment = ProcessInfo.processInfo.environment
-            let activated = environment["LISTEN_PID"].flatMap(Int32.init) == getpid() && environment["LISTEN_FDS"] == "1"
-            let listener = activated ? Int32(3) : try AgentSocket.listen(path: path)
-            if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
-            let server = try AgentServer(listener: listener, idleTimeout: idleTimeout.duration, prompter: prompter.map { PrompterCommand(command: $0) })
-            var provider: SecretServiceProvider?
-            if secretService {
-                do {
-                    provider = try startSecretService(for: server)
-                } catch {
-                    close(listener)
-                    if !activated { unlink(path) }
-                    throw error
-                }
-            }
-            StartupReport.close()
-            AgentSignals.stop(server, onSignals: [SIGTERM, SIGINT, SIGHUP])
-            holdVaults(in: server)
-            server.run()
-            provider?.stop()
-            if !activated { unlink(path) }
-        }
-
-        /// The Secret Service on the agent's own held vaults. When it cannot start (the name
-        /// taken), the agent does not start either, and says why (on the startup report too).
-        /// When its bus closes, the vaults it unlocked for the bus's clients are forgotten, and
-        /// the agent stops, unless it holds vaults for its socket's clients: then it goes on
-        /// without the bus, and says so in status.
-        private func startSecretService(for server: AgentServer) throws -> SecretServiceProvider {
-            let configuration = SecretServiceProvider.Configuration(
-                loginVault: try agent.root.vault.url(), replace: replace, prompter: prompter.map { PrompterCommand(command: $0) })
-            let handler = server.handler
-            let provider = SecretServiceProvider(configuration: configuration, keeper: handler.vaults) { interruption in
-                switch interruption {
-                case .busClosed:
-                    handler.vaults.forgetFrontEndVaults()
-                    guard handler.vaults.holdsVaultsForSocketClients else {
-                        Terminal.printError("agent: the session bus closed; the agent stops")
-                        return server.stop()
-                    }
-                    handler.report(.busClosed)
-                    Terminal.printError("agent: the session bus closed; the agent goes on for the vaults it holds, serving its socket alone")
-                case .nameLost:
-                    handler.report(.nameLost)
-                    Terminal.printError("agent: the bus took \(SecretServiceProvider.busName) away; the agent serves its socket alone")
-                }
-            }
-            do throws(ProviderStartError) {
-                try provider.start()
-            } catch {
-                StartupReport.write("\(error)")
-                throw CLIError(message: "\(error)", exitStatus: .unavailable)
-            }
-            handler.report(.serving)
-            return provider
+        /// Becomes the agent (`execv`): the same pid (systemd's socket activation names it in
+        /// `LISTEN_PID`), descriptors and environment.
+        private static func become(_ executable: String, _ arguments: [String]) throws -> Never {
+            let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+            execv(executable, argv)
+            let reason = String(cString: strerror(errno))
+            throw CLIError(message: "cannot run \(executable): \(reason) (it is installed beside coffer)", exitStatus: .unavailable)
         }
     }
 
@@ -331,18 +239,6 @@ struct AgentCommand: ParsableCommand {
             let holdFailures: [HoldFailureJSON]
             /// ``SecretServiceStatus/name``; absent for an agent without `--secret-service`.
             let secretService: String?
-        }
-    }
-}
-
-extension CLIError {
-    /// An agent that cannot be reached: ``ExitStatus/insecurePermissions`` when what answers is
-    /// not this user's agent (nothing was sent to it), else ``ExitStatus/unavailable``.
-    init(_ unreachable: AgentSocket.Unreachable) {
-        if case .untrusted = unreachable {
-            self.init(message: "\(unreachable)", exitStatus: .insecurePermissions)
-        } else {
-            self.init(message: "\(unreachable)", exitStatus: .unavailable)
         }
     }
 }

@@ -4,9 +4,9 @@ import Glibc
 /// How a background agent tells `coffer agent start` why it could not start: a pipe the
 /// starting command gives it as descriptor 3, named in `$COFFER_AGENT_STARTUP_FD`. The agent
 /// writes its reason there and exits, or closes it once it serves.
-enum StartupReport {
-    static let variable = "COFFER_AGENT_STARTUP_FD"
-    static let descriptor: Int32 = 3
+package enum StartupReport {
+    package static let variable = "COFFER_AGENT_STARTUP_FD"
+    package static let descriptor: Int32 = 3
 
     /// The descriptor this agent reports on, when `coffer agent start` started it.
     private static var inherited: Int32? {
@@ -14,19 +14,19 @@ enum StartupReport {
         return fcntl(value, F_GETFD) >= 0 ? value : nil
     }
 
-    static func write(_ reason: String) {
+    package static func write(_ reason: String) {
         guard let descriptor = inherited else { return }
         _ = Array(reason.utf8).withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
         Glibc.close(descriptor)
     }
 
-    static func close() {
+    package static func close() {
         if let descriptor = inherited { Glibc.close(descriptor) }
         unsetenv(variable)
     }
 
     /// What the agent reported (empty when nothing), read by the starting command.
-    static func read(_ descriptor: Int32) -> String {
+    package static func read(_ descriptor: Int32) -> String {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1024)
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

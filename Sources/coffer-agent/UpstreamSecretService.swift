@@ -10,39 +10,12 @@ import Glibc
 /// `coffer agent start --secret-service --upstream SOCKET`: the Secret Service in a sandbox,
 /// serving on the process's session bus the items of a share bound into it, with no vault, no
 /// key and no agent socket of its own (docs/secret-service.md, "Inside a sandbox").
-extension AgentCommand.Start {
-    /// What `--upstream` does not go with: it opens no vault and asks nobody.
-    func validateUpstream() throws {
-        guard upstream != nil else { return }
-        guard secretService else { throw ValidationError("--upstream goes with --secret-service") }
-        guard hold.isEmpty, prompter == nil else {
-            throw ValidationError("--upstream serves a share's items and opens no vault: --hold and --prompter do not go with it")
-        }
-        guard upstream?.isEmpty == false else { throw ValidationError("--upstream takes the path of a share's socket") }
-    }
-
-    /// Serves the share at `socket` in this process (`--foreground`), or in a background process
-    /// once it owns the name.
-    func runUpstream(socket: String) throws {
-        guard agent.root.vault.path == nil else {
+extension CofferAgentCommand {
+    /// Serves the share at `socket` until the bus closes, the name is taken away, or a signal.
+    func serveUpstream(socket: String) throws {
+        guard vault.path == nil else {
             throw CLIError.usage("--vault does not go with --upstream: the share's agent decides which vault is served")
         }
-        let path = URL(fileURLWithPath: socket).standardizedFileURL.path
-        if foreground { return try serveUpstream(socket: path) }
-        let arguments = ["agent", "start", "--foreground", "--secret-service", "--upstream", path] + (replace ? ["--replace"] : [])
-        let pid = try startInBackground(arguments, within: 10, isReady: Self.reportClosed)
-        try StandardStreams.printLine("Secret Service started (pid \(pid)) for the share at \(TerminalText.escaped(path))")
-    }
-
-    /// Whether the starting agent has closed its startup report without a word: it serves. (A
-    /// pipe whose writer closed reads as hung up, and as readable only while it holds a reason.)
-    private static func reportClosed(_ descriptor: Int32) -> Bool {
-        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&waiting, 1, 0) > 0 else { return false }
-        return waiting.revents & Int16(POLLHUP) != 0 && waiting.revents & Int16(POLLIN) == 0
-    }
-
-    private func serveUpstream(socket: String) throws {
         SystemAllocator.restartIfNeeded()
         SecretVariables.scrub()
         do {
@@ -52,7 +25,7 @@ extension AgentCommand.Start {
             throw failure
         }
         let stopped = DispatchSemaphore(value: 0)
-        let provider = SecretServiceProvider(configuration: .upstream(socket: socket, replace: replace), keeper: NoVaultKeeper()) { interruption in
+        let provider = SecretServiceProvider(configuration: .upstream(socket: socket, replace: daemon.replace), keeper: NoVaultKeeper()) { interruption in
             Terminal.printError(interruption == .busClosed
                 ? "agent: the session bus closed; the Secret Service stops"
                 : "agent: the bus took \(SecretServiceProvider.busName) away; the Secret Service stops")

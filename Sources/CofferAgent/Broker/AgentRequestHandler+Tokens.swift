@@ -1,0 +1,93 @@
+import Coffer
+
+/// The token requests (docs/agent.md, "The token broker"): who may have a profile's tokens is
+/// decided as for an item, on the profile's settings item (``BrokeredSessions/settingsID(profile:)``):
+/// its owner, the program that logged in, silently; other programs by the vault's policy and
+/// the prompt. Every token handed out, and every refusal, is in the audit log: the program, the
+/// profile and the scope, never a token.
+extension AgentRequestHandler {
+    func answerBrokered(
+        _ request: AgentRequest, from program: Program?, asking: Bool, cancellation: PrompterCommand.Run?, gate: AccessGate
+    ) -> AgentReply? {
+        guard let broker = tokenBroker else { return .failure(.invalidArgument(reason: "this agent brokers no logins")) }
+        switch request {
+        case .token(let path, let profile, let refused):
+            return withVault(path) { vault throws(CofferError) in
+                switch try authorizeLogin(.token, profile: profile, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) {
+                case .mustAsk: return nil
+                case .absent: return .tokenFailure(.notLoggedIn)
+                case .allowed(let decision):
+                    // A refresh may take the provider's time: on a thread where waiting holds up no other client.
+                    guard asking || (refused == nil && broker.hasFreshToken(profile: profile, in: vault, at: path)) else { return nil }
+                    switch try broker.token(profile: profile, refused: refused, in: vault, at: path) {
+                    case .failure(let failure): return .tokenFailure(failure)
+                    case .success(let token):
+                        try gate.record(.token, item: Self.auditItem(profile: profile, scope: token.scope), in: vault, by: program, decision: decision)
+                        return .token(token)
+                    }
+                }
+            }
+        case .keepLogin(let path, let profile, let login):
+            return withVault(path) { vault throws(CofferError) in
+                let decision: AuditEntry.Decision
+                switch try authorizeLogin(.write, profile: profile, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) {
+                case .mustAsk: return nil
+                case .absent: decision = .owner  // a new login: its items are the caller's
+                case .allowed(let reason): decision = reason
+                }
+                try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
+                try gate.record(.write, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: decision)
+                return .done
+            }
+        case .endLogin(let path, let profile):
+            return withVault(path) { vault throws(CofferError) in
+                switch try authorizeLogin(.delete, profile: profile, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) {
+                case .mustAsk: return nil
+                case .absent: return .count(0)
+                case .allowed(let decision):
+                    guard asking else { return nil }  // revoking takes the provider's time
+                    switch try broker.end(profile: profile, in: vault, at: path) {
+                    case .failure(let failure): return .tokenFailure(failure)
+                    case .success(let count):
+                        try gate.record(.delete, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: decision)
+                        return .count(count)
+                    }
+                }
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// What ``authorizeLogin(_:profile:in:at:by:asking:cancellation:gate:)`` found.
+    private enum LoginAccess {
+        case absent
+        case mustAsk
+        case allowed(AuditEntry.Decision)
+    }
+
+    /// Whether `program` may use the login `profile`; a refusal is logged and thrown as
+    /// ``CofferError/accessDenied(program:)``. A share's gate never gets here: shares refuse
+    /// token requests (``ShareFilter``).
+    private func authorizeLogin(
+        _ action: AuditEntry.Action, profile: String, in vault: Vault, at path: String, by program: Program?, asking: Bool,
+        cancellation: PrompterCommand.Run?, gate: AccessGate
+    ) throws(CofferError) -> LoginAccess {
+        let id = BrokeredSessions.settingsID(profile: profile)
+        guard let (item, access) = try vault.itemWithAccess(for: id) else { return .absent }
+        guard let (decision, allowed) = try gate.decide(
+            item: item.attributes, access: access, in: vault, at: path, by: program, cancellation: cancellation, mayAsk: asking)
+        else { return .mustAsk }
+        guard allowed else {
+            try gate.record(action, item: id, in: vault, by: program, decision: decision)
+            throw .accessDenied(program: AccessGate.name(of: program))
+        }
+        return .allowed(decision)
+    }
+
+    /// How the audit log names a token handed out: the profile and the scope granted, in the
+    /// service of brokered logins; never the token.
+    static func auditItem(profile: String, scope: String?) -> ItemID {
+        .genericPassword(service: BrokeredSessions.service, account: profile + (scope.map { " scope=\($0)" } ?? ""))
+    }
+}

@@ -1,0 +1,73 @@
+import Coffer
+import Foundation
+
+/// The agent's token broker (docs/agent.md, "The token broker"): an ``OpenIDClient`` made with
+/// one keeps its login in the agent, which refreshes it, so that the app never holds a refresh
+/// token once it has handed its login over.
+///
+/// ```swift
+/// let broker = try AgentTokenBroker.login()          // the login vault, through the agent
+/// let client = OpenIDClient(provider: provider, clientID: "my-app", broker: broker)
+/// let token = try await client.accessToken()         // the agent refreshes when needed
+/// ```
+///
+/// An agent that is missing, does not hold the vault, or refuses this program is a typed
+/// error (``AuthError/storage(_:)``), never a switch to holding the refresh token here.
+public struct AgentTokenBroker: Sendable {
+    let store: AgentStore
+
+    /// The broker of the agent that `store` reaches, for the vault it names.
+    public init(_ store: AgentStore) {
+        self.store = store
+    }
+
+    /// The broker of the user's agent, for the login vault (``LoginKeychain``).
+    public static func login(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AuthError) -> AgentTokenBroker {
+        do { return AgentTokenBroker(try LoginKeychain.store(environment: environment)) } catch { throw .storage(error) }
+    }
+
+    /// A valid access token of the login `profile`, refreshed by the agent when needed;
+    /// `refused`: a token a resource refused.
+    func token(profile: String, refused: String?) async throws(AuthError) -> BrokeredToken {
+        guard case .token(let token) = try await send(.token(vault: store.vault, profile: profile, refused: refused)) else { throw Self.unexpected }
+        return token
+    }
+
+    /// Hands the new login `login` to the agent, as profile `profile`.
+    func keep(_ login: BrokeredLogin, profile: String) async throws(AuthError) {
+        _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: try login.encoded()))
+    }
+
+    /// Ends the login `profile` in the agent: it revokes the refresh token and forgets the
+    /// login. Returns whether there was one.
+    func end(profile: String) async throws(AuthError) -> Bool {
+        guard case .count(let count) = try await send(.endLogin(vault: store.vault, profile: profile)) else { throw Self.unexpected }
+        return count > 0
+    }
+
+    /// One exchange with the agent, on a thread of its own (the socket blocks).
+    private func send(_ request: AgentRequest) async throws(AuthError) -> AgentReply {
+        let store = store
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<AgentReply, CofferError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(CofferError) -> AgentReply in try store.send(request) })
+            }
+        }
+        switch result {
+        case .success(.tokenFailure(let failure)): throw Self.error(for: failure)
+        case .success(let reply): return reply
+        case .failure(let error): throw .storage(error)
+        }
+    }
+
+    static func error(for failure: TokenFailure) -> AuthError {
+        switch failure {
+        case .notLoggedIn: .notAuthenticated
+        case .loginRequired: .reauthenticationRequired
+        case .providerUnavailable(let reason): .transport(reason: reason)
+        case .providerError(let reason): .malformedResponse(reason: reason)
+        }
+    }
+
+    private static let unexpected = AuthError.storage(.storageUnavailable(reason: "the agent answered another request"))
+}

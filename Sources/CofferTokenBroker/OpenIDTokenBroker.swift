@@ -1,0 +1,111 @@
+import Coffer
+import CofferAgent
+import CofferAuth
+import CofferBase
+import Dispatch
+
+/// The agent's OpenID token broker (docs/agent.md, "The token broker"): for each brokered
+/// login, one ``OpenIDClient`` on the held vault itself, so that the refresh token is read,
+/// spent and replaced only in the agent's process. One client per vault and profile makes
+/// the refresh single-flight for every caller; it stores the rotated refresh token durably
+/// before it returns, so no caller is answered before the rotation is safe.
+package final class OpenIDTokenBroker: TokenBroker {
+    private let configuration: ClientConfiguration
+    private let clients = Guarded<[Key: Held]>([:])
+
+    private struct Key: Hashable {
+        let path: String
+        let profile: String
+    }
+
+    /// A client, for the vault (as unlocked now) and the settings it was made with.
+    private struct Held {
+        let vault: ObjectIdentifier
+        let settings: BrokeredLogin.Settings
+        let client: OpenIDClient
+    }
+
+    /// A broker whose clients follow `configuration` (timeouts, leeway, HTTP policy).
+    package init(configuration: ClientConfiguration = ClientConfiguration()) {
+        self.configuration = configuration
+    }
+
+    package func hasFreshToken(profile: String, in vault: Vault, at path: String) -> Bool {
+        guard let client = try? client(profile: profile, in: vault, at: path) else { return false }
+        return Self.wait { await client.hasFreshToken() }
+    }
+
+    package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {
+        guard let client = try client(profile: profile, in: vault, at: path) else { return .failure(.notLoggedIn) }
+        let result = Self.wait { () async -> Result<BrokeredToken, AuthError> in
+            do throws(AuthError) { return .success(try await client.brokeredToken(refusing: refused)) } catch { return .failure(error) }
+        }
+        switch result {
+        case .success(let token): return .success(token)
+        case .failure(.storage(let error)): throw error
+        case .failure(let error): return .failure(Self.failure(for: error))
+        }
+    }
+
+    package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
+        try BrokeredLogin.keep(login, profile: profile, in: vault, owner: owner)
+        forget(profile: profile, at: path)
+    }
+
+    package func end(profile: String, in vault: Vault, at path: String) throws(CofferError) -> Result<Int, TokenFailure> {
+        guard let client = try client(profile: profile, in: vault, at: path) else { return .success(0) }
+        // The session is removed before the provider is asked to revoke, so a revocation that
+        // fails leaves nothing behind here.
+        let result = Self.wait { () async -> AuthError? in
+            do throws(AuthError) { _ = try await client.logout() } catch { return error }
+            return nil
+        }
+        if case .storage(let error)? = result { throw error }
+        _ = try vault.remove(BrokeredSessions.settingsID(profile: profile))
+        forget(profile: profile, at: path)
+        return .success(1)
+    }
+
+    /// The client of the login `profile`, or `nil` when the vault holds none.
+    private func client(profile: String, in vault: Vault, at path: String) throws(CofferError) -> OpenIDClient? {
+        guard let settings = try BrokeredLogin.Settings.load(profile: profile, from: vault) else { return nil }
+        let key = Key(path: path, profile: profile)
+        return clients.withLock { held in
+            if let existing = held[key], existing.vault == ObjectIdentifier(vault), existing.settings == settings { return existing.client }
+            let client = OpenIDClient(
+                provider: settings.provider, clientID: settings.clientID, clientSecret: settings.clientSecret, store: vault, profile: profile,
+                configuration: configuration)
+            held[key] = Held(vault: ObjectIdentifier(vault), settings: settings, client: client)
+            return client
+        }
+    }
+
+    /// Drops the client of `profile`: its login was replaced or ended.
+    private func forget(profile: String, at path: String) {
+        clients.withLock { $0[Key(path: path, profile: profile)] = nil }
+    }
+
+    /// What a program is told when no token could be had, never with a token.
+    static func failure(for error: AuthError) -> TokenFailure {
+        switch error {
+        case .notAuthenticated: .notLoggedIn
+        case .reauthenticationRequired: .loginRequired
+        case .transport, .timeout, .serverError, .cancelled: .providerUnavailable(error.description)
+        default: .providerError(error.description)
+        }
+    }
+
+    /// Runs `body` and waits for it on this thread (an agent worker's, never one of the
+    /// concurrency pool's).
+    private static func wait<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+        let result = Guarded<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await body()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
+    }
+}

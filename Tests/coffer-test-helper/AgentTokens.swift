@@ -1,0 +1,59 @@
+import Coffer
+import Foundation
+import Glibc
+import Synchronization
+
+/// Token requests to the agent's broker, as a program other than `coffer` makes them:
+///   agent-tokens SOCKET VAULT PROFILE COUNT   COUNT requests at once, each on a connection of
+///                                             its own; prints one line per reply: `token VALUE`,
+///                                             `failure DESCRIPTION` or `denied`, then a tab and
+///                                             the reply's frame as read (base64)
+/// Exit status 0 when every request got a token, 13 when one was refused access, 1 otherwise.
+enum AgentTokens {
+    static func run(_ arguments: [String]) -> Int32? {
+        guard arguments.first == "agent-tokens" else { return nil }
+        guard arguments.count == 5, let count = Int(arguments[4]), count > 0 else { return 1 }
+        let request = AgentRequest.token(vault: arguments[2], profile: arguments[3], refused: nil)
+        let lines = Lines()
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            group.enter()
+            Thread.detachNewThread {
+                lines.append(exchange(request, socket: arguments[1]))
+                group.leave()
+            }
+        }
+        group.wait()
+        let all = lines.all
+        print(all.map(\.text).joined(separator: "\n"))
+        if all.allSatisfy({ $0.text.hasPrefix("token ") }) { return 0 }
+        return all.contains { $0.text.hasPrefix("denied") } ? 13 : 1
+    }
+
+    /// One request on a connection of its own; the line that reports its reply.
+    private static func exchange(_ request: AgentRequest, socket: String) -> Line {
+        let descriptor: Int32
+        do { descriptor = try AgentSocket.connect(path: socket, timeout: .seconds(30)) } catch { return Line(text: "failure \(error)") }
+        defer { close(descriptor) }
+        guard AgentSocket.write(request.message, to: descriptor), let message = AgentSocket.read(from: descriptor) else {
+            return Line(text: "failure no reply")
+        }
+        let raw = Data(message.frame).base64EncodedString()
+        switch try? AgentReply(message, to: request) {
+        case .token(let token)?: return Line(text: "token \(token.value)\t\(raw)")
+        case .failure(.accessDenied)?: return Line(text: "denied\t\(raw)")
+        case let reply?: return Line(text: "failure \(reply)\t\(raw)")
+        case nil: return Line(text: "failure malformed reply\t\(raw)")
+        }
+    }
+
+    private struct Line: Sendable {
+        let text: String
+    }
+
+    private final class Lines: Sendable {
+        private let lines = Mutex<[Line]>([])
+        func append(_ line: Line) { lines.withLock { $0.append(line) } }
+        var all: [Line] { lines.withLock { $0 } }
+    }
+}
