@@ -10,7 +10,7 @@
 #                                perl and node (scripts for the identity tests), and the pinentry
 #                                programs the pinentry prompter runs (in tmux and under Xvfb), and
 #                                bubblewrap, openssh-server and -client and podman for `agent share`'s tests,
-#                                and kubectl and openssl for the token broker's kubectl test
+#                                and openssl for the token broker's kubectl test (Debian's kubectl: scripts/debian-kubectl.sh)
 set -euo pipefail
 
 packages=(pkg-config libsodium-dev libsqlite3-dev libsecret-1-dev)
@@ -55,10 +55,11 @@ if [ "${1:-build}" = test ]; then
     # Service from a share (`agent start --secret-service --upstream`) runs in bubblewrap under
     # dbus-run-session, driven by secret-tool, python3-keyring and python3-secretstorage (above).
     packages+=(bubblewrap openssh-server openssh-client podman)
-    # The token broker's kubectl test: kubectl's exec credential plugin runs `coffer token
-    # --exec-credential` (any kubectl on PATH will do; Debian's is in kubernetes-client), and a
-    # certificate for its loopback HTTPS stand-in API server comes from openssl.
-    command -v kubectl >/dev/null || packages+=(kubernetes-client)
+    # The token broker's kubectl test: Debian's kubectl (kubernetes-client, which
+    # scripts/debian-kubectl.sh unpacks into .build-kubectl when it is not installed, so that it
+    # never conflicts with another kubectl the machine has) runs `coffer token --exec-credential`
+    # as its exec credential plugin; a certificate for its loopback HTTPS stand-in API server
+    # comes from openssl.
     packages+=(openssl)
 fi
 

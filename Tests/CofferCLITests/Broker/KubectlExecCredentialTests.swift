@@ -7,17 +7,22 @@ import XCTest
 /// sends the agent's access token to a loopback HTTPS stand-in for an API server
 /// (Fixtures/kube_api_standin.py), which checks the bearer token.
 final class KubectlExecCredentialTests: BrokerTestCase {
-    /// kubectl on PATH, and whether it takes `client.authentication.k8s.io/v1` (1.22 and later;
-    /// Debian 12's is 1.20, which takes `v1beta1`).
+    /// Debian's kubectl (`$COFFER_KUBECTL`, which scripts/test.sh sets from
+    /// scripts/debian-kubectl.sh), else the one on PATH; and whether it takes
+    /// `client.authentication.k8s.io/v1` (1.22 and later; Debian 12's is 1.20, which takes
+    /// `v1beta1`).
     private func kubectl() throws -> (path: String, takesV1: Bool) {
+        let path = ProcessInfo.processInfo.environment["COFFER_KUBECTL"].flatMap { $0.isEmpty ? nil : $0 } ?? "kubectl"
         let version: ChildProcess.Output
         do {
-            version = try ChildProcess.run("kubectl", ["version", "--client"], timeout: .seconds(30))
+            version = try ChildProcess.run(path, ["version", "--client"], timeout: .seconds(30))
         } catch let error as POSIXError where error.code == .ENOENT {
-            throw MissingPrerequisite.error("kubectl is not installed (scripts/bootstrap.sh test installs kubernetes-client)")
+            throw MissingPrerequisite.error("kubectl is not installed (scripts/debian-kubectl.sh unpacks Debian's)")
         }
-        let minor = version.stdoutText.firstMatch(of: /Client Version: v1\.(\d+)\./).flatMap { Int($0.1) } ?? 0
-        return ("kubectl", minor >= 22)
+        // 1.20 prints `Minor:"20"`; later ones `Client Version: v1.32.4`.
+        let minor = (version.stdoutText.firstMatch(of: /Client Version: v1\.(\d+)\./)?.1 ?? version.stdoutText.firstMatch(of: /Minor:"(\d+)/)?.1)
+            .flatMap { Int($0) } ?? 0
+        return (path, minor >= 22)
     }
 
     /// With the agent holding the login, `kubectl get --raw` through an `exec` user of each API
