@@ -17,20 +17,28 @@ public enum BuiltProducts {
 
     /// The built program `name` at a path another user can run: the build folder's own when
     /// every folder above it lets others pass, else a link (or copy) in a folder of /tmp that
-    /// does. Tests that run a program as another uid (setpriv) use this: a clone in a private
-    /// folder (`mktemp -d`, 0700) would otherwise fail with "Permission denied" at exec.
+    /// does, with the programs it runs from its own folder beside it (``companions``). Tests that
+    /// run a program as another uid (setpriv) use this: a clone in a private folder
+    /// (`mktemp -d`, 0700) would otherwise fail with "Permission denied" at exec.
     public static func executableForOtherUsers(_ name: String) throws -> URL {
         let built = executable(name)
         if isReachableByOthers(built.path) { return built }
         let shared = try sharedFolder.get()
-        let target = shared.appendingPathComponent(name)
-        unlink(target.path)
-        if link(built.path, target.path) != 0 {
-            try FileManager.default.copyItem(at: built, to: target)
+        for program in [name] + (companions[name] ?? []) where FileManager.default.fileExists(atPath: executable(program).path) {
+            let target = shared.appendingPathComponent(program)
+            unlink(target.path)
+            if link(executable(program).path, target.path) != 0 {
+                try FileManager.default.copyItem(at: executable(program), to: target)
+            }
+            chmod(target.path, 0o755)
         }
-        chmod(target.path, 0o755)
-        return target
+        return shared.appendingPathComponent(name)
     }
+
+    /// The programs each program runs from its own folder: `coffer agent start` runs
+    /// `coffer-agent`, and `coffer` hands `login`, `token` and the like to `coffer-auth` and
+    /// `dev-backend` to `coffer-dev-backend`.
+    public static let companions = ["coffer": ["coffer-agent", "coffer-auth", "coffer-dev-backend"]]
 
     /// Whether a user with no rights but the world's may run the file at `path` (mode bits only).
     public static func isReachableByOthers(_ path: String) -> Bool {
