@@ -18,9 +18,11 @@ import argparse
 import os
 import queue
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -93,6 +95,51 @@ def read_durations(path):
     return durations
 
 
+# The programs tests run as another uid (setpriv), and the programs those run from their folder.
+SHARED_PROGRAMS = ["coffer", "coffer-agent", "coffer-auth", "coffer-dev-backend", "coffer-test-helper"]
+
+
+def reachable_by_others(path):
+    """Whether a user with no rights but the world's may run the file at `path` (mode bits)."""
+    try:
+        if not os.stat(path).st_mode & 0o001:
+            return False
+        folder = os.path.dirname(path)
+        while True:
+            if not os.stat(folder).st_mode & 0o001:
+                return False
+            if folder == "/":
+                return True
+            folder = os.path.dirname(folder)
+    except OSError:
+        return False
+
+
+def share_programs(folder):
+    """When the build folder is private (a clone in `mktemp -d`), hard-links the programs tests
+    run as another uid into a folder of /tmp that others may pass, once, before any test runs,
+    and names it in COFFER_SHARED_BIN (BuiltProducts.executableForOtherUsers). A link changes
+    the file's change time, which the agent's digest of a program depends on: made while tests
+    ran, it made an agent hashing the file at that moment see it change, and give a program no
+    digest (TokenBrokerCrashTests was refused its own login once). Returns the folder, or None."""
+    if reachable_by_others(os.path.join(folder, "coffer")):
+        return None
+    shared = tempfile.mkdtemp(prefix="coffer-shared-bin-", dir="/tmp")
+    os.chmod(shared, 0o755)
+    for name in SHARED_PROGRAMS:
+        source = os.path.join(folder, name)
+        if not os.path.exists(source):
+            continue
+        target = os.path.join(shared, name)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+        os.chmod(target, 0o755)
+    os.environ["COFFER_SHARED_BIN"] = shared
+    return shared
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bin", help="the build's bin folder (default: swift build --show-bin-path)")
@@ -118,6 +165,7 @@ def main():
         print("run-tests: no test matches", file=sys.stderr)
         return 1
     workers = max(1, min(options.workers, len(items)))
+    shared = share_programs(folder)
     print(f"run-tests: {selected} tests in {len(items)} classes, {workers} workers, each on its own bus", flush=True)
 
     work = queue.Queue()
@@ -187,6 +235,8 @@ def main():
         thread.start()
     for thread in threads:
         thread.join()
+    if shared:
+        shutil.rmtree(shared, ignore_errors=True)
 
     with open(durations_path, "w") as table:
         for name, (took, cpu) in sorted(durations.items()):
