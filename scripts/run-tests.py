@@ -96,7 +96,8 @@ def read_durations(path):
 
 
 # The programs tests run as another uid (setpriv), and the programs those run from their folder.
-SHARED_PROGRAMS = ["coffer", "coffer-agent", "coffer-auth", "coffer-dev-backend", "coffer-test-helper"]
+SHARED_PROGRAMS = ["coffer", "coffer-agent", "coffer-auth", "coffer-dev-backend", "coffer-test-helper",
+                   "git-credential-coffer", "docker-credential-coffer"]
 
 
 def reachable_by_others(path):

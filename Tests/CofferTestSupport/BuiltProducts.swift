@@ -23,15 +23,13 @@ public enum BuiltProducts {
     public static func executableForOtherUsers(_ name: String) throws -> URL {
         let built = executable(name)
         if isReachableByOthers(built.path) { return built }
-        // scripts/run-tests.py links them before any test runs: a link made now would change the
-        // file's change time under an agent that may be hashing it.
-        if let linked = ProcessInfo.processInfo.environment["COFFER_SHARED_BIN"].map({ URL(fileURLWithPath: $0).appendingPathComponent(name) }),
-           isReachableByOthers(linked.path) {
-            return linked
-        }
-        let shared = try sharedFolder.get()
+        // scripts/run-tests.py links them into COFFER_SHARED_BIN before any test runs: a link
+        // made while an agent hashes the file changes its change time under it. A program
+        // already in the folder is not linked again.
+        let shared = try ProcessInfo.processInfo.environment["COFFER_SHARED_BIN"].map { URL(fileURLWithPath: $0) } ?? sharedFolder.get()
         for program in [name] + (companions[name] ?? []) where FileManager.default.fileExists(atPath: executable(program).path) {
             let target = shared.appendingPathComponent(program)
+            if isReachableByOthers(target.path) { continue }
             unlink(target.path)
             if link(executable(program).path, target.path) != 0 {
                 try FileManager.default.copyItem(at: executable(program), to: target)
