@@ -21,7 +21,7 @@ public struct AgentTokenBroker: Sendable {
         self.store = store
     }
 
-    /// The broker of the user's agent, for the login vault (``LoginKeychain``).
+    /// The broker of the user's agent, for the login vault (`LoginKeychain` in Coffer).
     public static func login(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AuthError) -> AgentTokenBroker {
         do { return AgentTokenBroker(try LoginKeychain.store(environment: environment)) } catch { throw .storage(error) }
     }
