@@ -74,11 +74,9 @@ final class KeptConnectionThreads: Sendable {
             if !handedBack { close(socket) }
         }
         while let request = nextRequest(on: socket) {
-            if case .unlock = request {
-                handedBack = true
-                return wakeup.handBack(Returning(descriptor: socket, caller: caller, request: request))
-            }
-            guard let reply = answer(request, caller) else {
+            // An unlock runs Argon2id on the loop's unlock threads, a prompt on its prompt threads.
+            let isUnlock = if case .unlock = request { true } else { false }
+            guard !isUnlock, let reply = answer(request, caller) else {
                 handedBack = true
                 return wakeup.handBack(Returning(descriptor: socket, caller: caller, request: request))
             }
