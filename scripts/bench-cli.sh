@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make bench-cli: `coffer get` against `secret-tool lookup`, and `git credential fill` with
-# git-credential-coffer against the same with git's libsecret helper, side by side on this machine.
+# make bench-cli: `coffer get` against `secret-tool lookup`, `git credential fill` with
+# git-credential-coffer against the same with git's libsecret helper, and `coffer token` (a login
+# the agent holds, made at the dev backend's OpenID provider) against `coffer get`, side by side.
 # Release builds of coffer and git-credential-coffer; git's libsecret helper built from the source
 # git ships (/usr/share/doc/git/contrib/credential/libsecret) into .build-bench-cli/; gnome-keyring
 # on a private D-Bus (as the tests run it); hyperfine, interleaved (rounds that run every command in
@@ -12,7 +13,7 @@ source scripts/leftovers.sh
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
-    for product in coffer coffer-agent git-credential-coffer; do
+    for product in coffer coffer-agent coffer-auth coffer-dev-backend git-credential-coffer; do
         swift build -c release --product "$product" --static-swift-stdlib --scratch-path .build/static >.build/bench-cli-build.log 2>&1 \
             || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }
     done
@@ -29,7 +30,8 @@ coffer=${COFFER_BENCH_BINARY:-.build/static/release/coffer}
 git_coffer=$(realpath "${COFFER_BENCH_GIT_HELPER:-.build/static/release/git-credential-coffer}")
 git_libsecret=$(realpath .build-bench-cli/git-credential-libsecret)
 work=$(mktemp -d)
-trap 'status=$?; "$coffer" agent stop >/dev/null 2>&1 || true; rm -rf "$work"; (exit $status); leftovers_check' EXIT
+backend=
+trap 'status=$?; "$coffer" agent stop >/dev/null 2>&1 || true; [ -z "$backend" ] || kill "$backend"; rm -rf "$work"; (exit $status); leftovers_check' EXIT
 chmod 700 "$work"
 
 # A throwaway secret for the benchmark, the same item in all three stores.
@@ -42,6 +44,20 @@ printf 'bench-secret' | "$coffer" --vault "$work/passphrase.vault" set bench ada
 printf 'bench-secret' | "$coffer" --vault "$work/keyfile.vault" --keyfile "$work/key" set bench ada
 "$coffer" agent start >/dev/null
 "$coffer" --vault "$work/passphrase.vault" unlock --for 1h >/dev/null
+
+# An OpenID login the agent holds: `coffer login` at the dev backend's provider (on 127.0.0.1,
+# approving at once as its demo user; the authorization URL is followed with curl, as a browser
+# would), handed to the agent; its access token lasts an hour, so `coffer token` never refreshes.
+"$coffer" dev-backend --oidc-auto-approve demo >"$work/backend.out" 2>"$work/backend.log" &
+backend=$!
+for _ in $(seq 100); do [ -s "$work/backend.out" ] && break; sleep 0.1; done
+issuer="$(head -n 1 "$work/backend.out")/oidc"
+"$coffer" --vault "$work/passphrase.vault" login --issuer "$issuer" --client-id coffer-native --browser --no-open 2>"$work/login.err" &
+login=$!
+for _ in $(seq 100); do grep -q '^http' "$work/login.err" && break; sleep 0.1; done
+curl -sS -L -o /dev/null "$(grep -m 1 '^http' "$work/login.err")"
+wait "$login" || { cat "$work/login.err" >&2; echo "bench-cli: coffer login at the dev backend failed" >&2; exit 1; }
+token=$("$coffer" --vault "$work/passphrase.vault" token)
 
 # The same git login in gnome-keyring (git's libsecret helper) and in the vault (through the
 # agent), and `git credential fill` with each helper alone: one script each, so both pay the same
@@ -61,7 +77,8 @@ SCRIPT
 done
 
 names=("secret-tool lookup" "coffer get, agent" "coffer get, key file" "coffer get, passphrase (no agent)"
-       "git credential fill, git-credential-libsecret" "git credential fill, git-credential-coffer (agent)")
+       "git credential fill, git-credential-libsecret" "git credential fill, git-credential-coffer (agent)"
+       "coffer token, agent")
 commands=(
     "secret-tool lookup service bench username ada"
     "$coffer --vault $work/passphrase.vault get bench ada"
@@ -69,10 +86,11 @@ commands=(
     "$coffer --no-agent --vault $work/passphrase.vault get bench ada"
     "$work/fill-libsecret.sh"
     "$work/fill-coffer.sh"
+    "$coffer --vault $work/passphrase.vault token"
 )
 for command in "${commands[@]}"; do
     case "$($command)" in
-        bench-secret | *password=bench-secret*) ;;
+        bench-secret | *password=bench-secret* | "$token") ;;
         *) echo "bench-cli: '$command' did not read the secret" >&2; exit 1 ;;
     esac
 done
@@ -106,10 +124,12 @@ def table(rows, reference, what):
     print()
 table(range(4), 0, "secret-tool")
 table(range(4, 6), 4, "libsecret helper")
+table([1, 6], 1, "coffer get")
 for label, value, peer, limit in [
         ("coffer get through the agent", mean[1] / mean[0], "secret-tool", "1.0×"),
         ("coffer get with a key file", mean[2] / mean[0], "secret-tool", "1.3×"),
-        ("git credential fill with git-credential-coffer through the agent", mean[5] / mean[4], "git-credential-libsecret", "1.0×")]:
+        ("git credential fill with git-credential-coffer through the agent", mean[5] / mean[4], "git-credential-libsecret", "1.0×"),
+        ("coffer token through the agent", mean[6] / mean[1], "coffer get through the agent", "1.0×")]:
     target = float(limit[:-1])
     print(f"{label}: {value:.2f}× {peer} (target ≤ {limit}): {'met' if value <= target else 'MISSED'}")
 print(f"peak RSS of coffer get through the agent: {rss[1]:.1f} MiB (target ≤ 25 MiB): {'met' if rss[1] <= 25 else 'MISSED'}")

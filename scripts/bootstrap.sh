@@ -22,7 +22,7 @@ if [ "${1:-build}" = test ]; then
     packages+=(python3-pip)       # installs the OpenID test server (django-oauth-toolkit) from PyPI
     packages+=(python3-keyring)   # an independent writer of Secret Service items, for `coffer import`
     packages+=(zsh fish)          # the completion scripts are loaded by the shells they are for
-    packages+=(hyperfine)         # make bench-cli
+    packages+=(hyperfine curl)    # make bench-cli (curl follows the dev backend's login for `coffer token`)
     packages+=(mandoc)            # make man (run by make test) checks the pages
     packages+=(systemd)           # systemd-analyze and systemd-socket-activate check the agent's units;
                                   # systemd-creds seals systemd-creds key slots

@@ -12,6 +12,9 @@ package struct ForwardedCommand: Sendable, Hashable {
     package let name: String
     package let executable: ForwardedExecutable
     package let abstract: String
+    /// Whether `coffer` answers the command itself when the agent can, and hands it on only
+    /// otherwise (`token`: a login the agent holds needs no networking in this process).
+    package var answeredByCofferFirst = false
 
     /// The configuration of the command, as the executable that runs it declares it.
     package func configuration(discussion: String = "") -> CommandConfiguration {
@@ -27,7 +30,8 @@ package enum ForwardedCommands {
         name: "login", executable: .auth,
         abstract: "Log in to an OpenID provider (--issuer) or a mobile backend (--backend-url); the login persists in the store.")
     package static let token = ForwardedCommand(
-        name: "token", executable: .auth, abstract: "Print a valid access token of an OpenID login, refreshing it first when needed.")
+        name: "token", executable: .auth, abstract: "Print a valid access token of an OpenID login, refreshing it first when needed.",
+        answeredByCofferFirst: true)
     package static let status = ForwardedCommand(
         name: "status", executable: .auth,
         abstract: "Show a stored login, without the network: an OpenID profile, or the mobile backend's session.")

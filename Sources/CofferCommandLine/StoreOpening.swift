@@ -48,7 +48,7 @@ extension CofferRoot {
     /// A vault file that does not exist here is asked about by its absolute path: a share's
     /// socket serves its own vault whatever the path (a sandbox or another host has no vault
     /// file), and the user's agent answers that it does not hold it.
-    private func agentStore() throws -> AgentStore? {
+    package func agentStore() throws -> AgentStore? {
         guard let socket = agentSocket, let url = try? vault.url() else { return nil }
         let path = (try? VaultPaths.real(url)) ?? url.standardizedFileURL.path
         do {

@@ -15,10 +15,16 @@ import Foundation
 /// error (``AuthError/storage(_:)``), never a switch to holding the refresh token here.
 public struct AgentTokenBroker: Sendable {
     let store: AgentStore
+    /// The programs (executables' real paths) that get tokens of a login this broker hands to
+    /// the agent, besides this program, as `coffer set --allow` names them for an item.
+    let allowedPrograms: [String]
 
-    /// The broker of the agent that `store` reaches, for the vault it names.
-    public init(_ store: AgentStore) {
+    /// The broker of the agent that `store` reaches, for the vault it names; a login it hands
+    /// over also gives its tokens to `allowedPrograms` (at most 8 absolute paths), without
+    /// anyone being asked.
+    public init(_ store: AgentStore, allowing allowedPrograms: [String] = []) {
         self.store = store
+        self.allowedPrograms = allowedPrograms
     }
 
     /// The broker of the user's agent, for the login vault (`LoginKeychain` in Coffer).

@@ -17,6 +17,12 @@ package struct BrokeredLogin: Sendable, Codable {
 
     var settings: Settings
     var session: OpenIDSession
+    /// The executables (real paths) that get the login's tokens besides the program that hands
+    /// it over, as `coffer set --allow` names them for an item: on the settings item's access list.
+    var allowed: [String]? = nil
+
+    /// The most programs a login names.
+    static let maxAllowed = 8
 
     /// The bytes of a `keep login` request.
     func encoded() throws(AuthError) -> SecureBytes {
@@ -32,8 +38,9 @@ package struct BrokeredLogin: Sendable, Codable {
         let data = bytes.withUnsafeBytes { Data($0) }
         guard let login = try? JSONDecoder.sessions.decode(BrokeredLogin.self, from: data), login.settings.format == 1,
               login.session.format == 1, login.session.profile == profile, login.session.clientID == login.settings.clientID,
-              login.session.issuer == login.settings.provider.issuer.absoluteString
+              login.session.issuer == login.settings.provider.issuer.absoluteString, (login.allowed?.count ?? 0) <= maxAllowed
         else { throw .invalidArgument(reason: "the login to keep is not one of this profile") }
+        let allowed = try (login.allowed ?? []).map { path throws(CofferError) in try Program(executablePath: Array(path.utf8)) }
         let location = OpenIDSessionLocation(issuer: login.session.issuer, clientID: login.session.clientID, profile: profile)
         guard let session = try? JSONEncoder.sessions.encode(login.session), let settings = try? JSONEncoder.sessions.encode(login.settings) else {
             throw .invalidArgument(reason: "the login to keep cannot be encoded")
@@ -45,7 +52,7 @@ package struct BrokeredLogin: Sendable, Codable {
         try vault.set(session, for: location.itemID, options: location.options, owner: owner)
         try vault.set(
             settings, for: BrokeredSessions.settingsID(profile: profile),
-            options: ItemOptions(label: "Coffer brokered login \(profile) (\(login.session.issuer))"), owner: owner)
+            options: ItemOptions(label: "Coffer brokered login \(profile) (\(login.session.issuer))"), owner: owner, allowing: allowed)
     }
 }
 

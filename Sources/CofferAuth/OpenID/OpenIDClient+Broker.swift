@@ -11,7 +11,8 @@ extension OpenIDClient {
     /// Hands a new login to the agent; this process keeps the session without its refresh token.
     func hand(_ session: OpenIDSession, to broker: AgentTokenBroker) async throws(AuthError) {
         let settings = BrokeredLogin.Settings(provider: provider, clientID: clientID, clientSecret: credentials.secret)
-        try await broker.keep(BrokeredLogin(settings: settings, session: session), profile: profile)
+        let allowed = broker.allowedPrograms.isEmpty ? nil : broker.allowedPrograms
+        try await broker.keep(BrokeredLogin(settings: settings, session: session, allowed: allowed), profile: profile)
         var held = session
         held.refreshToken = nil
         cached = .some(held)

@@ -22,10 +22,10 @@ protocol ForwardedSlot {
     static var command: ForwardedCommand { get }
 }
 
-/// The stubs, one for each row of ``ForwardedCommands/all`` (`ForwardedCommandTests` checks it).
+/// The stubs, one for each row of ``ForwardedCommands/all`` that `coffer` does not answer first
+/// (``Token`` is that command's own), in the table's order.
 enum ForwardStubs {
     enum Login: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.login } }
-    enum Token: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.token } }
     enum Status: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.status } }
     enum Logout: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.logout } }
     enum SSOExchange: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.ssoExchange } }
@@ -33,7 +33,7 @@ enum ForwardStubs {
     enum DevBackend: ForwardedSlot { static var command: ForwardedCommand { ForwardedCommands.devBackend } }
 
     static let all: [any ParsableCommand.Type] = [
-        ForwardStub<Login>.self, ForwardStub<Token>.self, ForwardStub<Status>.self, ForwardStub<Logout>.self,
+        ForwardStub<Login>.self, Token.self, ForwardStub<Status>.self, ForwardStub<Logout>.self,
         ForwardStub<SSOExchange>.self, ForwardStub<Request>.self, ForwardStub<DevBackend>.self,
     ]
 }

@@ -20,13 +20,14 @@ struct ForwardedInvocation {
     }
 
     /// The invocation `arguments` (without the program name) make: root options, then a
-    /// forwarded command's name (or `help` and its name); `nil` for anything else. Where the
+    /// forwarded command's name (or `help` and its name); `nil` for anything else, and for a
+    /// command `coffer` answers first (``ForwardedCommand/answeredByCofferFirst``). Where the
     /// root options end is found by `coffer`'s own option parser, never a hand-kept list.
     init?(_ arguments: [String]) {
         for index in arguments.indices {
             let asksForHelp = arguments[index] == "help" && index + 1 < arguments.endIndex
             guard let command = ForwardedCommands.named(asksForHelp ? arguments[index + 1] : arguments[index]),
-                  let root = try? RootOptions.parse(Array(arguments[..<index]))
+                  !command.answeredByCofferFirst, let root = try? RootOptions.parse(Array(arguments[..<index]))
             else { continue }
             self.init(
                 command: command, arguments: asksForHelp ? ["--help"] : Array(arguments[(index + 1)...]),

@@ -14,7 +14,7 @@ struct OpenIDProfile: Codable {
     var clientSecret: String?
 
     static let accountPrefix = "openid "
-    static let defaultName = "default"
+    static let defaultName = ProfileOption.defaultName
 
     static func account(_ profile: String) -> String { accountPrefix + profile }
 
@@ -47,24 +47,18 @@ struct OpenIDProfile: Codable {
         configuration.redirectURI = redirectURI
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
         if let agent = CofferAuthCommand.agent(behind: store) {
+            let broker = AgentTokenBroker(agent, allowing: Self.cofferBesideThis)
             return OpenIDClient(
-                provider: provider, clientID: clientID, clientSecret: clientSecret, broker: AgentTokenBroker(agent), profile: name,
-                configuration: configuration)
+                provider: provider, clientID: clientID, clientSecret: clientSecret, broker: broker, profile: name, configuration: configuration)
         }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
     }
-}
 
-/// `--profile NAME`: which OpenID login a command uses.
-struct ProfileOption: ParsableArguments {
-    @Option(help: ArgumentHelp("The OpenID login to use (default: default). 1-64 letters, digits, '.', '_' or '-'.", valueName: "name"))
-    var profile: String?
-
-    func validate() throws {
-        if let profile, !OpenIDClient.isValidProfile(profile) {
-            throw ValidationError("a profile name is 1-64 letters, digits, '.', '_' or '-'")
-        }
+    /// `coffer` beside this executable (its real path), which answers `coffer token` from the
+    /// agent itself: the logins `coffer login` hands over give it their tokens too.
+    static var cofferBesideThis: [String] {
+        let coffer = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("coffer").resolvingSymlinksInPath()
+        return FileManager.default.isExecutableFile(atPath: coffer.path) ? [coffer.path] : []
     }
-
-    var name: String { profile ?? OpenIDProfile.defaultName }
 }

@@ -8,16 +8,22 @@ import XCTest
 /// decide, exactly as for items; every token handed out, and every refusal, is an audit entry
 /// with the program, the profile and the scope, never a token.
 final class TokenBrokerAccessTests: BrokerTestCase {
-    /// Under the default policy (`confirm`) with no prompter: the owner (`coffer token`, the
-    /// program that logged in) gets tokens without anyone being asked; another program (the test
-    /// helper) is refused, with exit 13, and gets no token; once `coffer access grant` puts it on
-    /// the profile's list, it gets tokens too. The log has each decision: `owner`, `no-prompter`,
-    /// `allowed`, with the profile and the scope, and no token.
+    /// Under the default policy (`confirm`) with no prompter: `coffer login` (run by `coffer-auth`,
+    /// the login's owner) puts `coffer` on the profile's access list, and `coffer token`, which
+    /// `coffer` answers from the agent itself, gets tokens without anyone being asked; another
+    /// program (the test helper) is refused, with exit 13, and gets no token; once `coffer access
+    /// grant` puts it on the profile's list, it gets tokens too. The log has each decision:
+    /// `allowed` (coffer), `no-prompter`, `allowed`, with the profile and the scope, and no token.
     func testTheOwnerGetsTokensSilentlyAndOthersAsThePolicySays() async throws {
         try startAgentHoldingTheVault()
         try await login()
         let owned = try coffer(["token"])
         XCTAssertEqual(owned.status, 0, owned.stderrText)
+        let authPath = BuiltProducts.executable("coffer-auth").resolvingSymlinksInPath().path
+        let cofferPath = BuiltProducts.executable("coffer").resolvingSymlinksInPath().path
+        let access = try XCTUnwrap(try openVault().access(for: BrokeredSessions.settingsID(profile: "default")))
+        XCTAssertEqual(access.owner.map { String(decoding: $0.executablePath, as: UTF8.self) }, authPath)
+        XCTAssertEqual(access.allowed.map { String(decoding: $0.executablePath, as: UTF8.self) }, [cofferPath], "coffer login lists coffer")
 
         let refused = try helperTokens(1)
         XCTAssertEqual(refused.status, 13, refused.stdoutText + refused.stderrText)
@@ -29,10 +35,9 @@ final class TokenBrokerAccessTests: BrokerTestCase {
         XCTAssertEqual(allowed.status, 0, allowed.stdoutText + allowed.stderrText)
 
         let log = try tokenLog()
-        let authPath = BuiltProducts.executable("coffer-auth").resolvingSymlinksInPath().path
         let helperPath = URL(fileURLWithPath: helper).resolvingSymlinksInPath().path
-        XCTAssertEqual(log.map(\.program), [authPath, helperPath, helperPath], "\(log)")
-        XCTAssertEqual(log.map(\.decision), ["owner", "no-prompter", "allowed"], "\(log)")
+        XCTAssertEqual(log.map(\.program), [cofferPath, helperPath, helperPath], "coffer itself asked the agent: \(log)")
+        XCTAssertEqual(log.map(\.decision), ["allowed", "no-prompter", "allowed"], "\(log)")
         XCTAssertTrue(log[0].item.hasPrefix("default scope=") && log[0].item.contains("openid"), "the profile and the scope: \(log[0].item)")
         XCTAssertEqual(log[1].item, "default", "a refusal names the profile")
         let audit = try auditBytes()
@@ -42,13 +47,14 @@ final class TokenBrokerAccessTests: BrokerTestCase {
 
     /// Under `confirm` with a prompter, another program's first token request asks the person
     /// (the prompter is told the program and the login), and `always` puts it on the profile's
-    /// list: its next request gets a token without anyone being asked. The owner is never asked.
+    /// list: its next request gets a token without anyone being asked. `coffer`, which the login
+    /// lists, is never asked.
     func testAnotherProgramIsAskedAboutAndAlwaysGrantsIt() async throws {
         let prompts = folder.file("prompts")
         try startAgentHoldingTheVault(prompter: "printf '%s|%s\\n' \"$COFFER_PROMPT_PROGRAM\" \"$COFFER_PROMPT_ITEM\" >> '\(prompts.path)'; echo always")
         try await login()
         XCTAssertEqual(try coffer(["token"]).status, 0)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: prompts.path), "the owner is not asked about")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prompts.path), "coffer, on the list from the login, is not asked about")
 
         let first = try helperTokens(1)
         XCTAssertEqual(first.status, 0, first.stdoutText + first.stderrText)
@@ -59,7 +65,7 @@ final class TokenBrokerAccessTests: BrokerTestCase {
         let second = try helperTokens(1)
         XCTAssertEqual(second.status, 0, second.stdoutText + second.stderrText)
         XCTAssertEqual(try String(contentsOf: prompts, encoding: .utf8).split(separator: "\n").count, 1, "asked once")
-        XCTAssertEqual(try tokenLog().map(\.decision), ["owner", "always", "allowed"])
+        XCTAssertEqual(try tokenLog().map(\.decision), ["allowed", "always", "allowed"])
     }
 
     /// Under `strict`, another program is refused without anyone being asked; under `open`, it
