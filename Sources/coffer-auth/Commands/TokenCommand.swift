@@ -32,10 +32,20 @@ struct TokenCommand: AsyncParsableCommand, ReadsDescriptors {
     }
 
     func run() async throws {
-        let client = try root.openIDClient(profile: profile.name).client
-        let token = try await client.accessToken()
+        let store = try root.store()
+        let token: (value: String, expiresAt: Date, scope: String?)
+        if let agent = CofferAuthCommand.agent(behind: store) {
+            // The agent holds the login, and alone is asked: the profile's settings are not read
+            // here, which a profile's share (`coffer agent share --profile`) would not serve.
+            let brokered = try await AgentTokenBroker(agent).token(profile: profile.name, refused: nil)
+            token = (brokered.value, brokered.expiresAt, brokered.scope)
+        } else {
+            let client = try root.openIDClient(profile: profile.name, store: store).client
+            let access = try await client.accessToken()
+            token = (access.value, access.expiresAt, try await client.scope)
+        }
         if json {
-            try JSONOutput.write(TokenJSON(token: token.value, expiresAt: token.expiresAt, profile: profile.name, scope: try await client.scope))
+            try JSONOutput.write(TokenJSON(token: token.value, expiresAt: token.expiresAt, profile: profile.name, scope: token.scope))
         } else if execCredential {
             try JSONOutput.write(ExecCredential(token: token.value, expiresAt: token.expiresAt))
         } else {
