@@ -74,8 +74,8 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0)
     }
 
-    /// A share needs a vault the agent holds, one kind of grant and a time within a day; an
-    /// unshare needs a share.
+    /// A share needs a vault the agent holds, one kind of grant and a time within a day; a
+    /// profile's share takes no item's terms and is never read-write; an unshare needs a share.
     func testWhatShareAndUnshareRefuse() throws {
         try initVault()
         try startAgent()
@@ -85,6 +85,14 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(socket).exitStatus, .usage, "neither a service nor a program")
         XCTAssertEqual(try coffer(socket + ["--program", "/usr/bin/app", "--account", "a"]).exitStatus, .usage)
         XCTAssertEqual(try coffer(socket + ["--service", "s", "--for", "25h"]).exitStatus, .usage)
+        for profileShare in [
+            ["--profile", "work", "--service", "s"], ["--profile", "work", "--program", "/usr/bin/app"], ["--profile", "work", "--account", "a"],
+            ["--profile", "work", "--internet"], ["--profile", "work", "--read-write"], ["--profile", "a b"], ["--profile", "work", "--for", "25h"],
+        ] {
+            let refused = try coffer(socket + profileShare)
+            XCTAssertEqual(refused.exitStatus, .usage, "\(profileShare): \(refused.stderrText)")
+        }
+        XCTAssertEqual(try coffer(socket + ["--profile", "work"]).exitStatus, .locked, "the agent does not hold the vault")
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).exitStatus, .usage, "no share there")
         XCTAssertFalse(FileManager.default.fileExists(atPath: shareSocket.path))
     }
