@@ -74,6 +74,22 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0)
     }
 
+    /// The help of a duration option (share's and unlock's `--for`, agent start's
+    /// `--idle-timeout`) names its default once, as a duration one would type.
+    func testDurationOptionsShowTheirDefaultAsADuration() throws {
+        for (command, option, shown) in [
+            (["agent", "share"], "--for <duration>", "(default: 1h)"), (["unlock"], "--for <duration>", "(default: 1h)"),
+            (["agent", "start"], "--idle-timeout <duration>", "(default: 15m)"),
+        ] {
+            let help = try coffer(command + ["--help"])
+            XCTAssertEqual(help.status, 0, help.stderrText)
+            let options = help.stdoutText.components(separatedBy: "\n  --").filter { $0.hasPrefix(option.dropFirst(2)) }
+            let text = try XCTUnwrap(options.first, help.stdoutText).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(text.hasSuffix(shown), text)
+            XCTAssertEqual(text.components(separatedBy: "default").count, 2, "the default is named once: \(text)")
+        }
+    }
+
     /// A share needs a vault the agent holds, one kind of grant and a time within a day; a
     /// profile's share takes no item's terms and is never read-write; an unshare needs a share.
     func testWhatShareAndUnshareRefuse() throws {

@@ -43,7 +43,7 @@ extension AgentCommand {
             valueName: "profile"))
         var profile: String?
 
-        @Option(name: .customLong("for"), help: ArgumentHelp("How long the share lasts (default: 1h, at most 24h).", valueName: "duration"))
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long the share lasts (at most 24h).", valueName: "duration"))
         var lifetime = DurationArgument(argument: "1h")!
 
         @Flag(name: .customLong("read-write"), help: "Let the share's clients write and delete the items it covers too.")
