@@ -51,11 +51,15 @@ final class SharedSocket: Sendable {
             }
             let loop = AgentConnectionLoop(
                 listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-                dispatch: { [filter] channel, request, peer, _ in
+                dispatch: { [filter, wakeup] channel, request, peer, _ in
                     workers.submit {
                         let caller = peer.caller(using: callers)
                         guard let reply = filter.replyAtOnce(to: request, from: caller, handler: handler) else {
-                            return waiting.submit { channel.send(filter.reply(to: request, from: caller, handler: handler)) }
+                            return waiting.submit {
+                                let reply = filter.reply(to: request, from: caller, handler: handler)
+                                // A share that ended while the provider answered hands out nothing more.
+                                if !wakeup.isStopping { channel.send(reply) }
+                            }
                         }
                         channel.send(reply)
                     }

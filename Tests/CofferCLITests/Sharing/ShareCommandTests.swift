@@ -5,8 +5,52 @@ import XCTest
 
 /// `coffer agent share` and `unshare` on this host: a program's share, and what the commands
 /// refuse (docs/agent.md, section 10).
-final class ShareCommandTests: CLITestCase {
+final class ShareCommandTests: CLITestCase, BrokerLogins {
     private var shareSocket: URL { folder.file("share/s.sock") }
+    var server: OIDCTestServer!
+
+    override class func tearDown() {
+        OIDCTestServer.stopShared()
+        super.tearDown()
+    }
+
+    /// A profile's share that ends while the provider holds the agent's refresh for a client of
+    /// the share hands that client no token: `unshare` returns once the refresh is done, and the
+    /// client's `coffer token` fails with nothing printed. The agent kept the rotation: the next
+    /// `coffer token` here has a token with no other refresh.
+    func testAProfilesShareEndedMidRefreshHandsOutNoToken() async throws {
+        let delay = 2 * TestTiming.scale
+        server = try provider(["--refresh-delay", "\(delay)"])
+        try initVault()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        try await login(profile: "work")
+        XCTAssertEqual(mkdir(folder.file("share").path, 0o700), 0)
+        XCTAssertEqual(try coffer(["agent", "share", "--socket", shareSocket.path, "--profile", "work"]).status, 0)
+        usleep(Self.expiry)
+        let counted = try await server.refreshCount()
+        let through: [String: String?] = ["COFFER_AGENT_SOCKET": shareSocket.path, "COFFER_PASSPHRASE": nil, "COFFER_VAULT": folder.file("none.vault").path]
+        let waiting = try ChildProcess.start(
+            BuiltProducts.executable("coffer").path, ["token", "--profile", "work"], environment: baseEnvironment.merging(through) { $1 })
+        let deadline = Date().addingTimeInterval(Double(delay))
+        var held = false
+        while !held, Date() < deadline {
+            held = try await server.refreshCount().count > counted.count
+            if !held { usleep(20_000) }
+        }
+        XCTAssertTrue(held, "the refresh reached the provider")
+        let unshared = try coffer(["agent", "unshare", shareSocket.path])
+        XCTAssertEqual(unshared.status, 0, unshared.stderrText)
+        let orphaned = try waiting.wait(timeout: .seconds(30))
+        XCTAssertNotEqual(orphaned.status, 0, "the share's client gets no token once the share has ended")
+        XCTAssertTrue(orphaned.stdout.isEmpty, "it printed \(orphaned.stdout.count) bytes")
+
+        let here = try coffer(["token", "--profile", "work"], environment: ["COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(here.status, 0, here.stderrText)
+        let after = try await server.refreshCount()
+        XCTAssertEqual(after.count - counted.count, 1, "the rotation the share's refresh got was kept")
+        XCTAssertEqual(after.refused, counted.refused)
+    }
 
     /// `--program` shares the items that program owns: `coffer`'s item is read through the
     /// share, the item docker's helper stored (its owner) is not found.
