@@ -61,6 +61,17 @@ extension BrokerLogins {
         try XCTUnwrap(try storedSession(profile: profile)?["refreshToken"] as? String, "the vault holds the session's refresh token")
     }
 
+    /// Whether a refresh request beyond the `counted` ones reaches the provider within `seconds`
+    /// (one the provider holds, started with `--refresh-delay`).
+    func refreshArrives(after counted: (count: Int, refused: Int), within seconds: Int) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(Double(seconds))
+        while Date() < deadline {
+            if try await server.refreshCount().count > counted.count { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+
     /// The tokens in a helper's output, and each reply's frame as it was read.
     static func replies(_ output: ChildProcess.Output) -> [(line: String, frame: Data)] {
         output.stdoutText.split(separator: "\n").map { line in

@@ -32,12 +32,7 @@ final class ShareCommandTests: CLITestCase, BrokerLogins {
         let through: [String: String?] = ["COFFER_AGENT_SOCKET": shareSocket.path, "COFFER_PASSPHRASE": nil, "COFFER_VAULT": folder.file("none.vault").path]
         let waiting = try ChildProcess.start(
             BuiltProducts.executable("coffer").path, ["token", "--profile", "work"], environment: baseEnvironment.merging(through) { $1 })
-        let deadline = Date().addingTimeInterval(Double(delay))
-        var held = false
-        while !held, Date() < deadline {
-            held = try await server.refreshCount().count > counted.count
-            if !held { usleep(20_000) }
-        }
+        let held = try await refreshArrives(after: counted, within: delay)
         XCTAssertTrue(held, "the refresh reached the provider")
         let unshared = try coffer(["agent", "unshare", shareSocket.path])
         XCTAssertEqual(unshared.status, 0, unshared.stderrText)
