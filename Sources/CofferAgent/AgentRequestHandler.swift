@@ -37,15 +37,21 @@ package final class AgentRequestHandler: Sendable {
     /// prompter's time limit, so call it where the wait holds up no other client.
     /// `cancellation` ends the prompt (its client left). Safe to call from several threads at
     /// once. `stop` forgets every vault here; ending the serving is the server's part.
-    package func handle(_ request: AgentRequest, from caller: Caller?, cancellation: PrompterCommand.Run? = nil) -> AgentReply {
+    /// `throughShare`: a request a share's filter let through, which goes through ``shareGate``:
+    /// nobody is asked, but a token may wait for its provider.
+    package func handle(
+        _ request: AgentRequest, from caller: Caller?, cancellation: PrompterCommand.Run? = nil, throughShare: Bool = false
+    ) -> AgentReply {
         // With asking allowed, every request has its reply.
-        answer(request, from: caller, asking: true, cancellation: cancellation, gate: gate) ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
+        answer(request, from: caller, asking: true, cancellation: cancellation, gate: throughShare ? shareGate : gate)
+            ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
     }
 
     /// Answers one request, unless the person would have to be asked: then `nil`, with nothing
     /// done or logged, and the request goes to ``handle(_:from:cancellation:)`` on a thread
-    /// that may wait. `throughShare`: a request a share's filter let through
-    /// (``ShareFilter``), which goes through ``shareGate`` and so never asks.
+    /// that may wait (a token that needs a refresh waits for its provider). `throughShare`: a
+    /// request a share's filter let through (``ShareFilter``), which goes through ``shareGate``
+    /// and so never asks.
     package func handleWithoutAsking(_ request: AgentRequest, from caller: Caller?, throughShare: Bool = false) -> AgentReply? {
         answer(request, from: caller, asking: false, cancellation: nil, gate: throughShare ? shareGate : gate)
     }

@@ -17,4 +17,10 @@ package struct DurationArgument: ExpressibleByArgument, Sendable {
     }
 
     package var duration: Duration { .seconds(seconds) }
+
+    /// How help shows a default: in the largest unit it is a whole number of (`1h`, `90s`).
+    package var defaultValueDescription: String {
+        for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60)] where seconds % size == 0 { return "\(seconds / size)\(unit)" }
+        return "\(seconds)s"
+    }
 }

@@ -87,6 +87,12 @@ enum Seeds {
             ("remove", AgentRequest.remove(vault: "/v", id: id).message),
             ("items", AgentRequest.items(vault: "/v", query: query).message),
             ("remove-all", AgentRequest.removeAll(vault: "/v", query: query).message),
+            ("share-service", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(
+                scope: .service(itemClass: .internetPassword, service: "registry.example", account: "robot"), readWrite: true), lifetime: 3600).message),
+            ("share-program", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(
+                scope: .program(owners()[0]), readWrite: false), lifetime: 60).message),
+            ("share-profile", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 86_400).message),
+            ("unshare", AgentRequest.unshare(socket: "/run/s.sock").message),
             ("token", AgentRequest.token(vault: "/v", profile: "default", refused: nil).message),
             ("token-refused", AgentRequest.token(vault: "/v", profile: "work.1", refused: "old-access-token").message),
             ("keep-login", AgentRequest.keepLogin(vault: "/v", profile: "default", login: SecureBytes(copying: Array(#"{"session":{}}"#.utf8))).message),

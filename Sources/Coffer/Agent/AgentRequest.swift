@@ -96,6 +96,7 @@ package enum AgentRequest: Sendable {
             case .service(let itemClass, let service, let account):
                 queryFields(ItemQuery(itemClass: itemClass, service: service, account: account))
             case .program(let program): [field(.program, program.encoded)]
+            case .profile(let profile): [field(.profile, Array(profile.utf8))]
             }
             return AgentMessage(kind: Kind.share.rawValue, fields: [vaultField(vault)] + scope + [
                 field(.lifetime, bigEndian(lifetime)), field(.socket, Array(socket.utf8)),
@@ -132,7 +133,7 @@ package enum AgentRequest: Sendable {
             return path
         }
         func profile() throws(AgentProtocolError) -> String {
-            guard let profile = try text(.profile), Self.isValidProfile(profile) else { throw AgentProtocolError("a token request needs a valid profile") }
+            guard let profile = try text(.profile), Self.isValidProfile(profile) else { throw AgentProtocolError("a request needs a valid profile") }
             return profile
         }
         func id() throws(AgentProtocolError) -> ItemID {
@@ -186,17 +187,23 @@ package enum AgentRequest: Sendable {
             else { throw AgentProtocolError("a share needs a lifetime of 1 to \(ShareGrant.maxLifetime) seconds") }
             let scope: ShareGrant.Scope
             let query = try query()
-            if let bytes = try message.single(Tag.program.rawValue) {
+            let programBytes = try message.single(Tag.program.rawValue)
+            let readWrite = try message.single(Tag.readWrite.rawValue)
+            guard readWrite?.isEmpty ?? true else { throw AgentProtocolError("a share's read-write flag has no value") }
+            if try message.single(Tag.profile.rawValue) != nil {
+                guard query == ItemQuery(), programBytes == nil, readWrite == nil else {
+                    throw AgentProtocolError("a profile's share names the profile alone, read-only")
+                }
+                scope = .profile(try profile())
+            } else if let bytes = programBytes {
                 guard query == ItemQuery(), let program = Program(encoded: bytes) else { throw AgentProtocolError("a share names a program or a service") }
                 scope = .program(program)
             } else {
                 guard let itemClass = query.itemClass, let service = query.service, query.custom.isEmpty else {
-                    throw AgentProtocolError("a share needs a class and a service, or a program")
+                    throw AgentProtocolError("a share needs a class and a service, a program, or a profile")
                 }
                 scope = .service(itemClass: itemClass, service: service, account: query.account)
             }
-            let readWrite = try message.single(Tag.readWrite.rawValue)
-            guard readWrite?.isEmpty ?? true else { throw AgentProtocolError("a share's read-write flag has no value") }
             self = .share(vault: try vault(), socket: try socket(), grant: ShareGrant(scope: scope, readWrite: readWrite != nil), lifetime: lifetime)
         case .unshare: self = .unshare(socket: try socket())
         case .token: self = .token(vault: try vault(), profile: try profile(), refused: try text(.refused))

@@ -67,8 +67,8 @@ extension AgentRequestHandler {
     }
 
     /// Whether `program` may use the login `profile`; a refusal is logged and thrown as
-    /// ``CofferError/accessDenied(program:)``. A share's gate never gets here: shares refuse
-    /// token requests (``ShareFilter``).
+    /// ``CofferError/accessDenied(program:)``. Through a share's gate (only a profile's share
+    /// lets a token request through, ``ShareFilter``) the decision is the share's: `shared`.
     private func authorizeLogin(
         _ action: AuditEntry.Action, profile: String, in vault: Vault, at path: String, by program: Program?, asking: Bool,
         cancellation: PrompterCommand.Run?, gate: AccessGate

@@ -6,7 +6,8 @@ import Foundation
 /// (a client in a sandbox works its path out from an environment where the vault may not
 /// exist); everything else is answered here, a read outside the grant exactly as a missing
 /// item is, so that nothing outside it can be found (docs/security.md, "Sharing with sandboxes
-/// and other hosts").
+/// and other hosts"). A profile's share lets through only its profile's token requests: no
+/// item, and no login kept or ended.
 struct ShareFilter: Sendable {
     /// The shared vault's real path.
     let vault: String
@@ -20,21 +21,32 @@ struct ShareFilter: Sendable {
         case forward(AgentRequest)
     }
 
-    /// The reply to `request` from `caller`: the filter's own, or the handler's through the share's gate.
-    func reply(to request: AgentRequest, from caller: Caller?, handler: AgentRequestHandler) -> AgentReply {
+    /// The reply to `request` from `caller` when it can be given now: the filter's own, or the
+    /// handler's through the share's gate, which asks nobody; `nil` when it would wait (a token
+    /// the provider must refresh first): then ``reply(to:from:handler:)`` answers it, on a
+    /// thread where waiting holds up no other client.
+    func replyAtOnce(to request: AgentRequest, from caller: Caller?, handler: AgentRequestHandler) -> AgentReply? {
         switch admit(request, by: caller?.program, vaults: handler.vaults, gate: handler.shareGate) {
-        case .answer(let reply):
-            return reply
-        case .forward(let forwarded):
-            // The share's gate never asks, so there is always a reply.
-            let reply = handler.handleWithoutAsking(forwarded, from: caller, throughShare: true)
-                ?? .failure(.accessDenied(program: AccessGate.name(of: caller?.program)))
-            guard case .items(let listed) = reply, case .program = grant.scope else { return reply }
-            return .items(listed.filter { covers($0.id, in: handler.vaults) })
+        case .answer(let reply): reply
+        case .forward(let forwarded): handler.handleWithoutAsking(forwarded, from: caller, throughShare: true).map { covered($0, in: handler.vaults) }
         }
     }
 
-    /// Decides `request` from `program`, logging each refusal of an item in the vault's audit log.
+    /// The reply to `request` from `caller`, waiting for the provider when a token needs it.
+    func reply(to request: AgentRequest, from caller: Caller?, handler: AgentRequestHandler) -> AgentReply {
+        switch admit(request, by: caller?.program, vaults: handler.vaults, gate: handler.shareGate) {
+        case .answer(let reply): reply
+        case .forward(let forwarded): covered(handler.handle(forwarded, from: caller, throughShare: true), in: handler.vaults)
+        }
+    }
+
+    /// A listing's covered items alone (a program's share: the query could not say which).
+    private func covered(_ reply: AgentReply, in vaults: HeldVaults) -> AgentReply {
+        guard case .items(let listed) = reply, case .program = grant.scope else { return reply }
+        return .items(listed.filter { covers($0.id, in: vaults) })
+    }
+
+    /// Decides `request` from `program`, logging each refusal of an item or a login in the vault's audit log.
     func admit(_ request: AgentRequest, by program: Program?, vaults: HeldVaults, gate: AccessGate) -> Admission {
         func refuse(_ action: AuditEntry.Action, _ id: ItemID?, answer: AgentReply) -> Admission {
             if let held = vaults.use(vault) { try? gate.record(action, item: id, in: held, by: program, decision: .outsideGrant) }
@@ -45,9 +57,17 @@ struct ShareFilter: Sendable {
         case .ping, .identify, .status:
             // Nothing of the agent: no vault path, no other vault, no pid.
             return .answer(.agent(pid: 0, vaults: []))
-        case .stop, .unlock, .lock, .share, .unshare, .token, .keepLogin, .endLogin:
-            // A share never mints tokens (`agent share --profile` is yet to come).
+        case .stop, .unlock, .lock, .share, .unshare:
             return .answer(denied)
+        case .token(_, let profile, let refused):
+            // Only the shared profile's tokens are minted: its refresh token stays in the agent.
+            guard profile == grant.profile else { return refuse(.token, BrokeredSessions.settingsID(profile: profile), answer: denied) }
+            return .forward(.token(vault: vault, profile: profile, refused: refused))
+        case .keepLogin(_, let profile, _):
+            // Nobody through a share logs in over the person's login, or out of it.
+            return refuse(.write, BrokeredSessions.settingsID(profile: profile), answer: denied)
+        case .endLogin(_, let profile):
+            return refuse(.delete, BrokeredSessions.settingsID(profile: profile), answer: denied)
         case .holds:
             return .forward(.holds(vault: vault))
         case .item(_, let id):

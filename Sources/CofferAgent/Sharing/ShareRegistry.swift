@@ -40,6 +40,10 @@ package final class ShareRegistry: Sendable {
 
     private func open(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32, by program: Program?) -> AgentReply {
         guard let held = handler.vaults.use(vault) else { return .notHeld }
+        // A profile's share of no login would mint nothing: a mistake, told now.
+        if let profile = grant.profile, handler.tokenBroker == nil || (try? held.itemWithAccess(for: BrokeredSessions.settingsID(profile: profile))) == nil {
+            return .failure(.invalidArgument(reason: "the agent holds no login of profile \(profile) in that vault: `coffer login --profile \(profile)` while it holds the vault"))
+        }
         let share: SharedSocket
         do throws(CofferError) {
             share = try SharedSocket(

@@ -43,19 +43,32 @@ final class SharedSocket: Sendable {
     func start(handler: AgentRequestHandler, callers: CallerResolver, ended: @escaping @Sendable (ShareEnding, Program?) -> Void) {
         let thread = Thread { [self] in
             let workers = AgentWorkerPool(threads: 2, name: "coffer share")
+            // A token the provider must refresh first waits there, holding up no item request.
+            let waiting = AgentWorkerPool(threads: 2, name: "coffer share wait")
             let limits = AgentServerLimits()
             let kept = KeptConnectionThreads(limits: limits, wakeup: wakeup) { [filter] request, peer in
-                filter.reply(to: request, from: peer.caller(using: callers), handler: handler)
+                filter.replyAtOnce(to: request, from: peer.caller(using: callers), handler: handler)
             }
             let loop = AgentConnectionLoop(
                 listener: listener, limits: limits, wakeup: wakeup, callers: callers,
-                dispatch: { [filter] channel, request, peer, _ in
-                    workers.submit { channel.send(filter.reply(to: request, from: peer.caller(using: callers), handler: handler)) }
+                dispatch: { [filter, wakeup] channel, request, peer, _ in
+                    workers.submit {
+                        let caller = peer.caller(using: callers)
+                        guard let reply = filter.replyAtOnce(to: request, from: caller, handler: handler) else {
+                            return waiting.submit {
+                                let reply = filter.reply(to: request, from: caller, handler: handler)
+                                // A share that ended while the provider answered hands out nothing more.
+                                if !wakeup.isStopping { channel.send(reply) }
+                            }
+                        }
+                        channel.send(reply)
+                    }
                 },
                 housekeeping: { [self] in if ContinuousClock.now >= deadline { stop(.expired, by: nil) } }, kept: kept)
             loop.run()
             kept.stop()
             workers.stop()
+            waiting.stop()
             close(listener)
             var info = stat()
             if stat(path, &info) == 0, UInt64(info.st_dev) == file.device, UInt64(info.st_ino) == file.inode { unlink(path) }

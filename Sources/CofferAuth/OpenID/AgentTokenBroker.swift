@@ -34,7 +34,7 @@ public struct AgentTokenBroker: Sendable {
 
     /// A valid access token of the login `profile`, refreshed by the agent when needed;
     /// `refused`: a token a resource refused.
-    func token(profile: String, refused: String?) async throws(AuthError) -> BrokeredToken {
+    package func token(profile: String, refused: String?) async throws(AuthError) -> BrokeredToken {
         guard case .token(let token) = try await send(.token(vault: store.vault, profile: profile, refused: refused)) else { throw Self.unexpected }
         return token
     }

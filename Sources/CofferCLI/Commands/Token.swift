@@ -2,9 +2,9 @@ import ArgumentParser
 import Coffer
 import CofferCommandLine
 
-/// `coffer token`, answered here when the agent holds the vault and the login (one request,
-/// no networking in this process); handed on to `coffer-auth` when it holds no such login, to
-/// refresh a login kept in the vault or say why there is none.
+/// `coffer token`, answered here when the agent holds the vault (one request, no networking in
+/// this process; the agent, or a share of the profile, says when it holds no such login);
+/// handed on to `coffer-auth` otherwise, which refreshes a login kept in the vault.
 struct Token: ParsableCommand, UsesAgentForItems {
     static let configuration = TokenOptions.configuration
 
@@ -18,8 +18,6 @@ struct Token: ParsableCommand, UsesAgentForItems {
         switch try agent.send(.token(vault: agent.vault, profile: options.profile.name, refused: nil)) {
         case .token(let token):
             try options.write(token: token.value, expiresAt: token.expiresAt, scope: token.scope)
-        case .tokenFailure(.notLoggedIn):
-            try handOn()
         case .tokenFailure(let failure):
             throw failure
         default:

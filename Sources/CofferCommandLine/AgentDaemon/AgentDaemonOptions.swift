@@ -5,7 +5,7 @@ import Foundation
 /// How the agent serves: the options of `coffer agent start`, which hands them to the agent's
 /// own executable, `coffer-agent` (docs/agent.md, section 6), as they are.
 package struct AgentDaemonOptions: ParsableArguments {
-    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long (default: 15m).", valueName: "duration"))
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Forget a vault unused for this long.", valueName: "duration"))
     package var idleTimeout = DurationArgument(argument: "15m")!
 
     @Option(name: .customLong("hold"), help: ArgumentHelp(

@@ -41,7 +41,9 @@ package struct TokenOptions: ParsableArguments {
             Like `gh auth token`: for scripts, for example curl -H "Authorization: Bearer $(coffer token)". \
             When the agent holds the vault, it holds the login too (if `coffer login` ran with it) and \
             hands out the token: it refreshes once for every caller, and the refresh token never leaves \
-            it. Otherwise several commands started together make one refresh between them. \
+            it; in a sandbox or on another host, a share of the profile (`coffer agent share --profile`) \
+            reached with COFFER_AGENT_SOCKET serves it the same way. Otherwise several commands started \
+            together make one refresh between them. \
             --json prints token, expiresAt (ISO 8601), profile and scope. --exec-credential prints a \
             kubectl ExecCredential (client.authentication.k8s.io/v1, or the apiVersion kubectl asks \
             for in $KUBERNETES_EXEC_INFO) with the token and its expirationTimestamp. Exit status \

@@ -7,9 +7,9 @@ import Foundation
 /// What the OpenID commands share: finding a profile's settings and its client.
 extension CofferAuthCommand {
     /// The client of the OpenID login `profile`; throws ``AuthError/notAuthenticated`` (``ExitStatus/loginNeeded``)
-    /// when there is none.
-    func openIDClient(profile: String) throws -> (client: OpenIDClient, settings: OpenIDProfile) {
-        let store = try store()
+    /// when there is none. `store`: the store already opened, if any.
+    func openIDClient(profile: String, store opened: (any CredentialStore)? = nil) throws -> (client: OpenIDClient, settings: OpenIDProfile) {
+        let store = try opened ?? store()
         guard let settings = try OpenIDProfile.load(profile, from: AuthProfile(store: store, network: network).keychain) else {
             throw AuthError.notAuthenticated
         }

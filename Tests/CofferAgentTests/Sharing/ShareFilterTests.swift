@@ -58,6 +58,73 @@ final class ShareFilterTests: XCTestCase {
         XCTAssertTrue(log.contains { $0.action == .write && $0.item == mine && $0.decision == .outsideGrant })
     }
 
+    /// A profile's share lets through only the token requests of its profile, rewritten for the
+    /// shared vault; everything else is refused and logged (front door `share`, `outside-grant`):
+    /// another profile's tokens, keeping or ending a login (a sandbox neither replaces nor ends
+    /// the person's login), reads of every item, the login's own `coffer.openid` items among them
+    /// (answered as missing), listings (empty), writes and removals. The items stay as they were.
+    func testAProfilesShareForwardsOnlyItsProfilesTokenRequests() throws {
+        let (handler, path, vault) = try held()
+        let settings = BrokeredSessions.settingsID(profile: "work")
+        let session = ItemID.genericPassword(service: BrokeredSessions.service, account: "work app https://id.example")
+        try vault.set(Data(#"{"provider":{}}"#.utf8), for: settings, owner: app)
+        try vault.set(Data(#"{"refreshToken":"rt"}"#.utf8), for: session, owner: app)
+        let filter = ShareFilter(vault: path, grant: ShareGrant(scope: .profile("work"), readWrite: false))
+        func admitted(_ request: AgentRequest) -> ShareFilter.Admission { filter.admit(request, by: app, vaults: handler.vaults, gate: handler.shareGate) }
+        func reply(_ request: AgentRequest) -> AgentReply { filter.reply(to: request, from: nil, handler: handler) }
+
+        for refused: String? in [nil, "old-token"] {
+            guard case .forward(.token(path, "work", refused)) = admitted(.token(vault: "/nowhere/else.vault", profile: "work", refused: refused)) else {
+                return XCTFail("the profile's token request is not forwarded on the shared vault")
+            }
+        }
+        for request: AgentRequest in [
+            .token(vault: path, profile: "home", refused: nil), .keepLogin(vault: path, profile: "work", login: SecureBytes(copying: Array("{}".utf8))),
+            .endLogin(vault: path, profile: "work"), .set(vault: path, id: settings, secret: Data("x".utf8), options: ItemOptions()),
+            .set(vault: path, id: mine, secret: Data("x".utf8), options: ItemOptions()), .removeAll(vault: path, query: ItemQuery()),
+            .lock(vault: nil), .stop,
+        ] {
+            guard case .failure(.accessDenied) = reply(request) else { return XCTFail("\(request) through a profile's share") }
+        }
+        for id in [settings, session, mine] {
+            guard case .item(nil) = reply(.item(vault: path, id: id)), case .secret(nil) = reply(.secret(vault: path, id: id)) else {
+                return XCTFail("\(id) was found through a profile's share")
+            }
+            guard case .count(0) = reply(.remove(vault: path, id: id)) else { return XCTFail("\(id) removed through a profile's share") }
+        }
+        guard case .items([]) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("a profile's share lists items") }
+        guard case .items([]) = reply(.items(vault: path, query: ItemQuery(service: BrokeredSessions.service))) else { return XCTFail("listed") }
+        guard case .agent(0, [], [], nil) = reply(.status) else { return XCTFail("status shows the agent") }
+        XCTAssertEqual(try vault.secret(for: session), Data(#"{"refreshToken":"rt"}"#.utf8))
+        XCTAssertEqual(try vault.secret(for: settings), Data(#"{"provider":{}}"#.utf8))
+        XCTAssertEqual(try vault.secret(for: mine), Data("mine".utf8))
+
+        let log = try vault.auditLog().filter { $0.frontDoor == .share && $0.decision == .outsideGrant }
+        XCTAssertTrue(log.contains { $0.action == .token && $0.item == BrokeredSessions.settingsID(profile: "home") }, "another profile's token")
+        XCTAssertTrue(log.contains { $0.action == .write && $0.item == settings }, "a login kept")
+        XCTAssertTrue(log.contains { $0.action == .delete && $0.item == settings }, "a login ended")
+        XCTAssertTrue(log.contains { $0.action == .read && $0.item == session }, "the session read")
+    }
+
+    /// A share of items (a service's, a program's) mints no token, of any profile, and keeps and
+    /// ends no login; each refusal is logged.
+    func testSharesOfItemsRefuseTokenRequests() throws {
+        let (handler, path, vault) = try held()
+        for scope: ShareGrant.Scope in [.service(itemClass: .genericPassword, service: BrokeredSessions.service, account: nil), .program(app)] {
+            let filter = ShareFilter(vault: path, grant: ShareGrant(scope: scope, readWrite: true))
+            for request: AgentRequest in [
+                .token(vault: path, profile: "work", refused: nil), .keepLogin(vault: path, profile: "work", login: SecureBytes(copying: Array("{}".utf8))),
+                .endLogin(vault: path, profile: "work"),
+            ] {
+                guard case .answer(.failure(.accessDenied)) = filter.admit(request, by: app, vaults: handler.vaults, gate: handler.shareGate) else {
+                    return XCTFail("\(request) through a share of \(scope)")
+                }
+            }
+        }
+        let refusals = try vault.auditLog().filter { $0.frontDoor == .share && $0.decision == .outsideGrant && $0.item == BrokeredSessions.settingsID(profile: "work") }
+        XCTAssertEqual(refusals.count, 6, "each refusal is logged")
+    }
+
     /// A service's share narrows every query to its service (and account), and a query for
     /// another service selects nothing.
     func testAServicesGrantNarrowsQueries() {

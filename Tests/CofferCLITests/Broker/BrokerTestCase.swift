@@ -4,26 +4,11 @@ import Foundation
 import XCTest
 
 /// What the token broker's tests share (docs/agent.md, "The token broker"): a real agent
-/// holding a real vault, `coffer login` against django-oauth-toolkit on 127.0.0.1 (refresh
-/// tokens rotated, replays revoking the family), and the vault read directly, as the person can,
-/// to find the refresh token the agent keeps and check that it appears nowhere else.
-class BrokerTestCase: CLITestCase {
+/// holding a real vault, and the logins of ``BrokerLogins``.
+class BrokerTestCase: CLITestCase, BrokerLogins {
     var server: OIDCTestServer!
     var helper: String { BuiltProducts.executable("coffer-test-helper").path }
     var realVault: String { vault.resolvingSymlinksInPath().path }
-
-    /// The access tokens' lifetime at the provider: the agent takes one as expired half way
-    /// (its clock-skew leeway is at most half a token's life), ``expiry`` after it was issued.
-    static var tokenLifetime: Int { 10 * TestTiming.scale }
-    static var expiry: useconds_t { useconds_t(tokenLifetime) * 500_000 + 300_000 }
-
-    /// The provider (its discovery names its revocation endpoint); `extra` arguments for
-    /// oidc_server.py (a grace period, a delay).
-    func provider(_ extra: [String] = []) throws -> OIDCTestServer {
-        try OIDCTestServer.shared(OIDCTestServer.Options(
-            augmentDiscovery: true, testHooks: true, deviceInterval: 1, accessTokenTTL: Self.tokenLifetime, idTokenTTL: 86_400,
-            extraArguments: extra))
-    }
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -45,61 +30,10 @@ class BrokerTestCase: CLITestCase {
         XCTAssertEqual(unlocked.status, 0, unlocked.stderrText)
     }
 
-    func openVault() throws -> Vault {
-        try Vault.open(at: vault, unlock: .passphrase(passphrase))
-    }
-
-    /// `coffer login --browser --no-open` with the public client; a browser (played) logs in.
-    /// Returns the command's output.
-    @discardableResult
-    func login(profile: String? = nil) async throws -> ChildProcess.Output {
-        let arguments = ["login", "--issuer", server.issuer.absoluteString, "--client-id", server.clients.native, "--browser", "--no-open"]
-            + (profile.map { ["--profile", $0] } ?? [])
-        let process = try ChildProcess.start(BuiltProducts.executable("coffer").path, arguments, environment: baseEnvironment)
-        let callback = try await BrowserPlayer(username: server.username, password: server.password).logIn(printedBy: process)
-        XCTAssertEqual(callback.status, 200)
-        let output = try process.wait(timeout: .seconds(30))
-        XCTAssertEqual(output.status, 0, output.stderrText)
-        return output
-    }
-
-    /// The session the vault holds for `profile`, read directly: its refresh token is the
-    /// secret nothing else may show.
-    func storedSession(profile: String = "default") throws -> [String: Any]? {
-        let opened = try openVault()
-        defer { opened.lock() }
-        for item in try opened.items(matching: ItemQuery(service: "coffer.openid")) where item.id.account.hasPrefix(profile + " ") {
-            guard let data = try opened.secret(for: item.id) else { continue }
-            return try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        }
-        return nil
-    }
-
-    func refreshToken(profile: String = "default") throws -> String {
-        try XCTUnwrap(try storedSession(profile: profile)?["refreshToken"] as? String, "the vault holds the session's refresh token")
-    }
-
     /// `coffer-test-helper agent-tokens`: `count` token requests at once from one process.
     func helperTokens(_ count: Int, program: String? = nil, profile: String = "default") throws -> ChildProcess.Output {
         try ChildProcess.run(
             program ?? helper, ["agent-tokens", agentSocket.path, realVault, profile, "\(count)"], timeout: .seconds(60))
-    }
-
-    /// The tokens in a helper's output, and each reply's frame as it was read.
-    static func replies(_ output: ChildProcess.Output) -> [(line: String, frame: Data)] {
-        output.stdoutText.split(separator: "\n").map { line in
-            let parts = line.split(separator: "\t", maxSplits: 1)
-            return (String(parts[0]), parts.count == 2 ? Data(base64Encoded: String(parts[1])) ?? Data() : Data())
-        }
-    }
-
-    /// The audit log's token entries, oldest first: program, action, the item (profile and scope) and decision.
-    func tokenLog() throws -> [(program: String, item: String, decision: String)] {
-        let opened = try openVault()
-        defer { opened.lock() }
-        return try opened.auditLog().reversed().filter { $0.action.rawValue == "token" }.map {
-            ($0.program.map { String(decoding: $0.executablePath, as: UTF8.self) } ?? "none", $0.item?.account ?? "", $0.decision.rawValue)
-        }
     }
 
     /// Every audit entry's bytes as the vault stores them (before encryption): nothing in them may be a token.

@@ -53,12 +53,7 @@ final class TokenBrokerCrashTests: BrokerTestCase {
         usleep(Self.expiry)
         let counted = try await server.refreshCount()
         let waiting = try ChildProcess.start(BuiltProducts.executable("coffer").path, ["token"], environment: baseEnvironment)
-        let deadline = Date().addingTimeInterval(Double(delay))
-        var held = false
-        while !held, Date() < deadline {
-            held = try await server.refreshCount().count > counted.count
-            if !held { usleep(20_000) }
-        }
+        let held = try await refreshArrives(after: counted, within: delay)
         XCTAssertTrue(held, "the refresh reached the provider")
         try killAndRestartTheAgent()
         let orphaned = try waiting.wait(timeout: .seconds(30))

@@ -5,8 +5,47 @@ import XCTest
 
 /// `coffer agent share` and `unshare` on this host: a program's share, and what the commands
 /// refuse (docs/agent.md, section 10).
-final class ShareCommandTests: CLITestCase {
+final class ShareCommandTests: CLITestCase, BrokerLogins {
     private var shareSocket: URL { folder.file("share/s.sock") }
+    var server: OIDCTestServer!
+
+    override class func tearDown() {
+        OIDCTestServer.stopShared()
+        super.tearDown()
+    }
+
+    /// A profile's share that ends while the provider holds the agent's refresh for a client of
+    /// the share hands that client no token: `unshare` returns once the refresh is done, and the
+    /// client's `coffer token` fails with nothing printed. The agent kept the rotation: the next
+    /// `coffer token` here has a token with no other refresh.
+    func testAProfilesShareEndedMidRefreshHandsOutNoToken() async throws {
+        let delay = 2 * TestTiming.scale
+        server = try provider(["--refresh-delay", "\(delay)"])
+        try initVault()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        try await login(profile: "work")
+        XCTAssertEqual(mkdir(folder.file("share").path, 0o700), 0)
+        XCTAssertEqual(try coffer(["agent", "share", "--socket", shareSocket.path, "--profile", "work"]).status, 0)
+        usleep(Self.expiry)
+        let counted = try await server.refreshCount()
+        let through: [String: String?] = ["COFFER_AGENT_SOCKET": shareSocket.path, "COFFER_PASSPHRASE": nil, "COFFER_VAULT": folder.file("none.vault").path]
+        let waiting = try ChildProcess.start(
+            BuiltProducts.executable("coffer").path, ["token", "--profile", "work"], environment: baseEnvironment.merging(through) { $1 })
+        let held = try await refreshArrives(after: counted, within: delay)
+        XCTAssertTrue(held, "the refresh reached the provider")
+        let unshared = try coffer(["agent", "unshare", shareSocket.path])
+        XCTAssertEqual(unshared.status, 0, unshared.stderrText)
+        let orphaned = try waiting.wait(timeout: .seconds(30))
+        XCTAssertNotEqual(orphaned.status, 0, "the share's client gets no token once the share has ended")
+        XCTAssertTrue(orphaned.stdout.isEmpty, "it printed \(orphaned.stdout.count) bytes")
+
+        let here = try coffer(["token", "--profile", "work"], environment: ["COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(here.status, 0, here.stderrText)
+        let after = try await server.refreshCount()
+        XCTAssertEqual(after.count - counted.count, 1, "the rotation the share's refresh got was kept")
+        XCTAssertEqual(after.refused, counted.refused)
+    }
 
     /// `--program` shares the items that program owns: `coffer`'s item is read through the
     /// share, the item docker's helper stored (its owner) is not found.
@@ -74,8 +113,24 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0)
     }
 
-    /// A share needs a vault the agent holds, one kind of grant and a time within a day; an
-    /// unshare needs a share.
+    /// The help of a duration option (share's and unlock's `--for`, agent start's
+    /// `--idle-timeout`) names its default once, as a duration one would type.
+    func testDurationOptionsShowTheirDefaultAsADuration() throws {
+        for (command, option, shown) in [
+            (["agent", "share"], "--for <duration>", "(default: 1h)"), (["unlock"], "--for <duration>", "(default: 1h)"),
+            (["agent", "start"], "--idle-timeout <duration>", "(default: 15m)"),
+        ] {
+            let help = try coffer(command + ["--help"])
+            XCTAssertEqual(help.status, 0, help.stderrText)
+            let options = help.stdoutText.components(separatedBy: "\n  --").filter { $0.hasPrefix(option.dropFirst(2)) }
+            let text = try XCTUnwrap(options.first, help.stdoutText).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(text.hasSuffix(shown), text)
+            XCTAssertEqual(text.components(separatedBy: "default").count, 2, "the default is named once: \(text)")
+        }
+    }
+
+    /// A share needs a vault the agent holds, one kind of grant and a time within a day; a
+    /// profile's share takes no item's terms and is never read-write; an unshare needs a share.
     func testWhatShareAndUnshareRefuse() throws {
         try initVault()
         try startAgent()
@@ -85,6 +140,14 @@ final class ShareCommandTests: CLITestCase {
         XCTAssertEqual(try coffer(socket).exitStatus, .usage, "neither a service nor a program")
         XCTAssertEqual(try coffer(socket + ["--program", "/usr/bin/app", "--account", "a"]).exitStatus, .usage)
         XCTAssertEqual(try coffer(socket + ["--service", "s", "--for", "25h"]).exitStatus, .usage)
+        for profileShare in [
+            ["--profile", "work", "--service", "s"], ["--profile", "work", "--program", "/usr/bin/app"], ["--profile", "work", "--account", "a"],
+            ["--profile", "work", "--internet"], ["--profile", "work", "--read-write"], ["--profile", "a b"], ["--profile", "work", "--for", "25h"],
+        ] {
+            let refused = try coffer(socket + profileShare)
+            XCTAssertEqual(refused.exitStatus, .usage, "\(profileShare): \(refused.stderrText)")
+        }
+        XCTAssertEqual(try coffer(socket + ["--profile", "work"]).exitStatus, .locked, "the agent does not hold the vault")
         XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).exitStatus, .usage, "no share there")
         XCTAssertFalse(FileManager.default.fileExists(atPath: shareSocket.path))
     }

@@ -29,6 +29,22 @@ final class ShareOverSSHTests: ShareTestCase {
     /// Item X read on the other host, item Y and everything else of the user's not found there,
     /// writes refused while read-only, no management, and the share ends at unshare and on time.
     func testAnotherHostOverSSHReachesOnlyTheGrantedItems() throws {
+        let (runFolder, inside) = try overSSH()
+        try checkShare(socketInside: runFolder.appendingPathComponent("s.sock").path, home: runFolder.deletingLastPathComponent().path, inside)
+    }
+
+    /// A profile's share forwarded to the other host: the remote account (another uid) gets the
+    /// profile's tokens, a refreshed one after it expires, and nothing else; after unshare, none
+    /// (``ShareTestCase/checkProfileShare(socketInside:home:file:line:_:)``).
+    func testAnotherHostOverSSHGetsOnlyTheSharedProfilesTokens() async throws {
+        let (runFolder, inside) = try overSSH()
+        _ = try BuiltProducts.executableForOtherUsers("coffer-auth")
+        try await checkProfileShare(socketInside: runFolder.appendingPathComponent("s.sock").path, home: runFolder.deletingLastPathComponent().path, inside)
+    }
+
+    /// The remote side, and what runs a command there as the remote user with the share's
+    /// socket forwarded into its run folder (returned).
+    private func overSSH() throws -> (runFolder: URL, inside: Inside) {
         for tool in ["/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/ssh-keygen", "/usr/sbin/useradd"] where !FileManager.default.isExecutableFile(atPath: tool) {
             throw MissingPrerequisite.error("\(tool) is missing (Debian packages openssh-server, openssh-client, passwd; scripts/bootstrap.sh test)")
         }
@@ -36,15 +52,15 @@ final class ShareOverSSHTests: ShareTestCase {
         let remote = try makeRemoteSide()
         let coffer = try BuiltProducts.executableForOtherUsers("coffer").deletingLastPathComponent()
         for helper in ["docker-credential-coffer", "git-credential-coffer", "coffer-test-helper"] { _ = try BuiltProducts.executableForOtherUsers(helper) }
-        let runFolder = remote.home.appendingPathComponent("run")
-        try checkShare(socketInside: runFolder.appendingPathComponent("s.sock").path, home: remote.home.path) { command, environment, stdin in
+        let shareSocket = shareSocket.path
+        return (remote.home.appendingPathComponent("run"), { command, environment, stdin in
             let assignments = environment.merging(["PATH": coffer.path + ":/usr/bin:/bin"]) { $1 }.map { "\($0)=\(Self.quoted($1))" }
             let remoteCommand = (["env", "-i"] + assignments + command.map(Self.quoted)).joined(separator: " ")
             return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), remote.sshOptions + [
-                "-R", "\(environment["COFFER_AGENT_SOCKET"] ?? ""):\(self.shareSocket.path)",
+                "-R", "\(environment["COFFER_AGENT_SOCKET"] ?? ""):\(shareSocket)",
                 "\(Self.remoteUser)@127.0.0.1", remoteCommand,
             ], environment: [:], stdin: stdin)
-        }
+        })
     }
 
     private struct RemoteSide {

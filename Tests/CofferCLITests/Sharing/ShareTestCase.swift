@@ -11,7 +11,15 @@ import XCTest
 /// The user's vault holds `granted/alice` (the share's), `other/bob`, and internet passwords for
 /// `registry.example` (docker's) and `https://git.example` (git's); a second vault the agent also holds has its own
 /// `granted/alice`. Inside, the programs see only the share's socket.
-class ShareTestCase: CLITestCase {
+class ShareTestCase: CLITestCase, BrokerLogins {
+    /// The OpenID provider of a profile's share (``checkProfileShare(socketInside:home:file:line:_:)``).
+    var server: OIDCTestServer!
+
+    override class func tearDown() {
+        OIDCTestServer.stopShared()
+        super.tearDown()
+    }
+
     /// The second vault the agent holds: a share of the first must not reach it.
     var otherVault: URL { folder.file("other.vault") }
     /// The folder that holds the shares' sockets (0700, as any agent socket's).
@@ -169,5 +177,113 @@ class ShareTestCase: CLITestCase {
         }
         XCTAssertEqual(try coffer(["agent", "stop"]).status, 0, file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: shareSocket.path), "the agent's stop removes the share", file: file, line: line)
+    }
+
+    /// The whole check of a profile's share (`coffer agent share --profile work`), with commands
+    /// run through `inside`: `coffer token --profile work` there prints the token `coffer token`
+    /// prints here, and after the token expires, the one token a single refresh at the provider
+    /// gave; the share's reply frames and `--json` carry no refresh token; no item is found
+    /// through it (the login's own `coffer.openid` items, an ordinary item) and none listed;
+    /// another profile is refused (exit 13); each token handed out is logged `shared`, decided by
+    /// the share's gate, which asks nobody (the vault's policy is `confirm` and the agent has no
+    /// prompter, so the agent's own gate would refuse a program that does not own the login); and
+    /// after `unshare`, the share's time, or the agent's stop, the next `coffer token` there fails.
+    func checkProfileShare(socketInside: String, home: String, file: StaticString = #filePath, line: UInt = #line, _ inside: Inside) async throws {
+        try prepareVaults()
+        server = try provider()
+        try await login(profile: "work")
+        try await login()
+        let refreshToken = try refreshToken(profile: "work")
+        let here = try coffer(["token", "--profile", "work"], environment: ["COFFER_PASSPHRASE": nil])
+        XCTAssertEqual(here.status, 0, here.stderrText, file: file, line: line)
+        let token = here.stdoutText.trimmingCharacters(in: .newlines)
+
+        let refused = try coffer(["agent", "share", "--socket", shareSocket.path, "--profile", "work", "--read-write"])
+        XCTAssertEqual(refused.exitStatus, .usage, "a profile's share is never read-write", file: file, line: line)
+        let noLogin = try coffer(["agent", "share", "--socket", shareSocket.path, "--profile", "nobody"])
+        XCTAssertEqual(noLogin.exitStatus, .usage, noLogin.stderrText, file: file, line: line)
+        XCTAssertTrue(noLogin.stderrText.contains("no login of profile nobody"), noLogin.stderrText, file: file, line: line)
+        let shared = try coffer(["agent", "share", "--socket", shareSocket.path, "--profile", "work"])
+        XCTAssertEqual(shared.status, 0, shared.stderrText, file: file, line: line)
+        XCTAssertTrue(shared.stdoutText.hasPrefix("sharing the tokens of profile work at \(shareSocket.path) until "), shared.stdoutText,
+                      file: file, line: line)
+
+        let environment = ["COFFER_AGENT_SOCKET": socketInside, "HOME": home, "PATH": "/usr/bin:/bin", "COFFER_PASSPHRASE": ""]
+        func run(_ arguments: [String]) throws -> ChildProcess.Output { try inside(["coffer"] + arguments, environment, Data()) }
+
+        let minted = try run(["token", "--profile", "work"])
+        XCTAssertEqual(minted.status, 0, minted.stderrText, file: file, line: line)
+        XCTAssertTrue(minted.stdoutText == token + "\n", "the agent's token, not refreshed", file: file, line: line)
+        let json = try run(["token", "--profile", "work", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderrText, file: file, line: line)
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], file: file, line: line)
+        XCTAssertTrue(fields["token"] as? String == token, "--json's token", file: file, line: line)
+        XCTAssertEqual(fields["profile"] as? String, "work", file: file, line: line)
+        let frames = try inside(["coffer-test-helper", "agent-tokens", socketInside, "/nowhere/v.vault", "work", "2"], environment, Data())
+        XCTAssertEqual(frames.status, 0, frames.stderrText, file: file, line: line)
+        let replies = Self.replies(frames)
+        XCTAssertTrue(replies.map(\.line) == ["token " + token, "token " + token], "\(replies.count) replies of the agent's token", file: file, line: line)
+        for output in [minted, json] {
+            XCTAssertFalse(output.stdout.contains(refreshToken) || output.stderr.contains(refreshToken), "no output inside shows the refresh token",
+                           file: file, line: line)
+        }
+        for reply in replies {
+            XCTAssertTrue(reply.frame.contains(token), "the frame as read from the share's socket", file: file, line: line)
+            XCTAssertFalse(reply.frame.contains(refreshToken), "no reply frame through the share carries the refresh token", file: file, line: line)
+        }
+
+        // No item: the login's own items, an ordinary one; none listed.
+        let session = try XCTUnwrap(try openVault().items(matching: ItemQuery(service: "coffer.openid")).first { $0.id.account.hasPrefix("work ") }?.id.account,
+                                    file: file, line: line)
+        for (service, account) in [("coffer.openid", session), ("coffer.openid", "work"), ("coffer.auth", "openid work"), ("granted", "alice")] {
+            let read = try run(["get", service, account])
+            XCTAssertEqual(read.exitStatus, .notFound, "\(service) \(account) through a profile's share: \(read.stderrText)", file: file, line: line)
+            XCTAssertTrue(read.stdout.isEmpty, file: file, line: line)
+        }
+        let listed = try run(["list", "--json"])
+        XCTAssertEqual(listed.status, 0, listed.stderrText, file: file, line: line)
+        XCTAssertEqual(listed.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), "[]", file: file, line: line)
+        XCTAssertEqual(try inside(["coffer", "set", "granted", "carol"], environment, Data("x".utf8)).exitStatus, .accessDenied, file: file, line: line)
+        let other = try run(["token"])
+        XCTAssertEqual(other.exitStatus, .accessDenied, "another profile's token: \(other.stderrText)", file: file, line: line)
+        XCTAssertTrue(other.stdout.isEmpty, file: file, line: line)
+
+        // An expired token: refreshed by the agent through the share, once.
+        let counted = try await server.refreshCount()
+        usleep(Self.expiry)
+        let refreshed = try run(["token", "--profile", "work"])
+        XCTAssertEqual(refreshed.status, 0, refreshed.stderrText, file: file, line: line)
+        let newToken = refreshed.stdoutText.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(newToken != token, "a new token", file: file, line: line)
+        let after = try await server.refreshCount()
+        XCTAssertEqual(after.count - counted.count, 1, "one refresh request", file: file, line: line)
+        let userinfo = try await server.userinfo(accessToken: newToken)
+        XCTAssertEqual(userinfo.status, 200, "the provider takes it", file: file, line: line)
+        XCTAssertTrue(try coffer(["token", "--profile", "work"], environment: ["COFFER_PASSPHRASE": nil]).stdoutText == newToken + "\n",
+                      "the same login, refreshed", file: file, line: line)
+        XCTAssertFalse(refreshed.stdout.contains(refreshToken), file: file, line: line)
+
+        let log = try tokenLog()
+        XCTAssertTrue(log.contains { $0.item.hasPrefix("work scope=") && $0.decision == "shared" }, "\(log)", file: file, line: line)
+        XCTAssertTrue(log.contains { $0.item == "default" && $0.decision == "outside-grant" }, "\(log)", file: file, line: line)
+
+        // Ending the share ends the minting: unshare, its time, the agent's stop. With no agent
+        // at the socket, the client looks for a vault of its own there, and finds none.
+        func checkEnded(_ reason: String) throws {
+            let ended = try run(["token", "--profile", "work"])
+            XCTAssertEqual(ended.exitStatus, .noVault, "after \(reason): \(ended.stderrText)", file: file, line: line)
+            XCTAssertTrue(ended.stderrText.hasSuffix("coffer: no vault at \(home)/.local/share/coffer/default.vault\n"), ended.stderrText, file: file, line: line)
+            XCTAssertTrue(ended.stdout.isEmpty, file: file, line: line)
+        }
+        XCTAssertEqual(try coffer(["agent", "unshare", shareSocket.path]).status, 0, file: file, line: line)
+        try checkEnded("unshare")
+        try share(["--profile", "work", "--for", "2s"], file: file, line: line)
+        XCTAssertEqual(try run(["token", "--profile", "work"]).status, 0, file: file, line: line)
+        let deadline = ContinuousClock.now + .seconds(15)
+        while FileManager.default.fileExists(atPath: shareSocket.path), ContinuousClock.now < deadline { usleep(100_000) }
+        try checkEnded("the share's time")
+        try share(["--profile", "work"], file: file, line: line)
+        XCTAssertEqual(try coffer(["agent", "stop"]).status, 0, file: file, line: line)
+        try checkEnded("the agent's stop")
     }
 }

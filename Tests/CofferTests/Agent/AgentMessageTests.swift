@@ -37,12 +37,30 @@ final class AgentMessageTests: XCTestCase {
                 scope: .service(itemClass: .genericPassword, service: "mail", account: "ada"), readWrite: true), lifetime: 86_400),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(
                 scope: .program(try Program(executablePath: Array("/usr/bin/app".utf8))), readWrite: false), lifetime: 1),
+            .share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 3_600),
             .unshare(socket: "/s"),
         ]
         for request in requests {
             let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
             XCTAssertEqual(decoded.message, request.message, "\(request)")
         }
+    }
+
+    /// A profile's share is the share's fields with the profile alone (tag 0x0F), no query, no
+    /// program and no read-write flag, byte for byte as docs/agent.md section 3 gives it, and
+    /// reads back as the same grant.
+    func testAProfilesShareIsTheProfileFieldAlone() throws {
+        let request = AgentRequest.share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work"), readWrite: false), lifetime: 60)
+        XCTAssertEqual(request.message, AgentMessage(kind: 0x08, fields: [
+            .init(0x01, Array("/v".utf8)), .init(0x0F, Array("work".utf8)), .init(0x0A, [0, 0, 0, 60]), .init(0x0C, Array("/s".utf8)),
+        ]))
+        guard case .share("/v", "/s", let grant, 60) = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4))))) else {
+            return XCTFail("not a share")
+        }
+        XCTAssertEqual(grant, ShareGrant(scope: .profile("work"), readWrite: false))
+        XCTAssertEqual(grant.item, .genericPassword(service: "coffer.openid", account: "work"), "the log names the profile's settings item")
+        XCTAssertFalse(grant.covers(.genericPassword(service: "coffer.openid", account: "work"), owner: nil), "it covers no item")
+        XCTAssertNil(grant.narrowed(ItemQuery()), "its listings select nothing")
     }
 
     func testStatusRepliesCarryVaultsHeldUntilStoppedAndHoldFailures() throws {
@@ -100,6 +118,7 @@ final class AgentMessageTests: XCTestCase {
         let service = AgentMessage.Field(0x05, Array("mail".utf8))
         let program = AgentMessage.Field(0x0D, (try? Program(executablePath: Array("/usr/bin/app".utf8)))?.encoded ?? [])
         let minute = AgentMessage.Field(0x0A, bigEndian(UInt32(60)))
+        let profile = AgentMessage.Field(0x0F, Array("work".utf8))
         let refused: [(String, AgentMessage)] = [
             ("an unknown kind", AgentMessage(kind: 0x7F)),
             ("an unknown tag", AgentMessage(kind: 0x01, fields: [.init(0x55, [])])),
@@ -119,6 +138,13 @@ final class AgentMessageTests: XCTestCase {
             ("a share of a service and a program", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, program, minute])),
             ("a share's read-write flag with a value", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x0E, [1])])),
             ("an unshare without a socket", AgentMessage(kind: 0x09)),
+            ("a share of a profile and a service", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, profile, minute])),
+            ("a share of a profile and a program", AgentMessage(kind: 0x08, fields: [vault, socket, program, profile, minute])),
+            ("a read-write share of a profile", AgentMessage(kind: 0x08, fields: [vault, socket, profile, minute, .init(0x0E, [])])),
+            ("a share of a profile with a query attribute", AgentMessage(kind: 0x08, fields: [vault, socket, profile, minute, .init(0x07, [0, 0, 0, 1, 0x61, 0x62])])),
+            ("a share of a profile no login can have", AgentMessage(kind: 0x08, fields: [vault, socket, .init(0x0F, Array("a b".utf8)), minute])),
+            ("a share of an empty profile", AgentMessage(kind: 0x08, fields: [vault, socket, .init(0x0F, []), minute])),
+            ("a share of two profiles", AgentMessage(kind: 0x08, fields: [vault, socket, profile, profile, minute])),
         ]
         for (reason, message) in refused {
             XCTAssertThrowsError(try AgentRequest(message), reason)

@@ -7,17 +7,19 @@ import Foundation
 extension AgentCommand {
     struct Share: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Serve only the items you name on a socket of their own, for a sandbox or another host.",
+            abstract: "Serve only the items or the login you name on a socket of their own, for a sandbox or another host.",
             discussion: """
                 The agent listens at --socket and serves, from the vault it holds (the default vault, or --vault), \
                 only one item (--service with --account), the items of one service (--service), or the items one \
                 program owns (--program): generic passwords, or internet passwords with --internet. Read-only unless \
-                --read-write. Programs that reach the socket use it as their agent with COFFER_AGENT_SOCKET=PATH \
+                --read-write. Or, with --profile, no item but the access tokens of a login the agent holds \
+                (`coffer token --profile P` through the socket): the agent refreshes them, and the refresh token \
+                never crosses the socket. Programs that reach the socket use it as their agent with COFFER_AGENT_SOCKET=PATH \
                 (bind it into a bubblewrap sandbox or a container, or forward it with `ssh -R`). Everything else is \
                 answered as if it did not exist; nothing manages the agent through it. The share ends after --for \
                 (default 1h, at most 24h), on `coffer agent unshare PATH`, or when the agent stops: the socket is \
-                removed and its connections closed. Its start, its end and every request through it go to the \
-                vault's audit log. docs/agent.md, "Sharing".
+                removed and its connections closed, and no token is minted through it any more. Its start, its end \
+                and every request through it go to the vault's audit log. docs/agent.md, "Sharing".
                 """)
         @ParentCommand var agent: AgentCommand
 
@@ -36,15 +38,26 @@ extension AgentCommand {
         @Option(help: ArgumentHelp("Share the items this program owns (its executable's path), instead of a service's.", valueName: "program"))
         var program: String?
 
-        @Option(name: .customLong("for"), help: ArgumentHelp("How long the share lasts (default: 1h, at most 24h).", valueName: "duration"))
+        @Option(help: ArgumentHelp(
+            "Share the access tokens of this OpenID login (coffer login --profile) instead of items; no item is served.",
+            valueName: "profile"))
+        var profile: String?
+
+        @Option(name: .customLong("for"), help: ArgumentHelp("How long the share lasts (at most 24h).", valueName: "duration"))
         var lifetime = DurationArgument(argument: "1h")!
 
         @Flag(name: .customLong("read-write"), help: "Let the share's clients write and delete the items it covers too.")
         var readWrite = false
 
         func validate() throws {
-            guard (service == nil) != (program == nil) else { throw ValidationError("name either --service or --program") }
-            guard program == nil || (account == nil && !internet) else { throw ValidationError("--account and --internet go with --service") }
+            guard [service != nil, program != nil, profile != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("name one of --service, --program or --profile")
+            }
+            guard service != nil || (account == nil && !internet) else { throw ValidationError("--account and --internet go with --service") }
+            if let profile {
+                guard !readWrite else { throw ValidationError("--read-write goes with items: a profile's share only mints its tokens") }
+                guard AgentRequest.isValidProfile(profile) else { throw ValidationError("a profile name is 1-64 letters, digits, '.', '_' or '-'") }
+            }
             guard (1...Int(ShareGrant.maxLifetime)).contains(lifetime.seconds) else { throw ValidationError("--for takes 1s to 24h") }
         }
 
@@ -54,7 +67,9 @@ extension AgentCommand {
             let vault = (try? VaultPaths.real(url)) ?? url.standardizedFileURL.path
             let socketPath = URL(fileURLWithPath: socket).standardizedFileURL.path
             let scope: ShareGrant.Scope
-            if let program {
+            if let profile {
+                scope = .profile(profile)
+            } else if let program {
                 scope = .program(try Program(executablePath: try ProgramPaths.real(program, naming: "--program", mustExist: false)))
             } else {
                 scope = .service(itemClass: internet ? .internetPassword : .genericPassword, service: service ?? "", account: account)
@@ -63,8 +78,9 @@ extension AgentCommand {
                 vault: vault, socket: socketPath, grant: ShareGrant(scope: scope, readWrite: readWrite), lifetime: UInt32(lifetime.seconds))
             try AgentCommand.send(request, vault: vault)
             let until = Date().addingTimeInterval(TimeInterval(lifetime.seconds))
+            let what = profile.map { "the tokens of profile \($0)" } ?? (readWrite ? "read-write" : "read-only")
             try StandardStreams.printLine(
-                "sharing \(readWrite ? "read-write" : "read-only") at \(TerminalText.escaped(socketPath)) until \(until.formatted(.iso8601)); "
+                "sharing \(what) at \(TerminalText.escaped(socketPath)) until \(until.formatted(.iso8601)); "
                     + "inside, set COFFER_AGENT_SOCKET to that socket's path")
         }
     }

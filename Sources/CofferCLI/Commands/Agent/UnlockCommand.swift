@@ -18,7 +18,7 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
 
     @ParentCommand var root: CofferCommand
 
-    @Option(name: .customLong("for"), help: ArgumentHelp("How long the agent keeps the vault unlocked (default: 1h, at most 7d).", valueName: "duration"))
+    @Option(name: .customLong("for"), help: ArgumentHelp("How long the agent keeps the vault unlocked (at most 7d).", valueName: "duration"))
     var lifetime = DurationArgument(argument: "1h")!
 
     var vaultOptions: VaultOptions? { root.vault }
