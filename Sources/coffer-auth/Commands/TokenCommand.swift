@@ -8,7 +8,7 @@ struct TokenCommand: AsyncParsableCommand, ReadsDescriptors {
         discussion: """
             Like `gh auth token`: for scripts, for example curl -H "Authorization: Bearer $(coffer token)". \
             When the agent holds the vault, it holds the login too (if `coffer login` ran with it) and \
-            hands out the token: it refreshes once for every caller, and the refresh token never leaves \
+            hands out the token (an OpenID login's, or a mobile backend's OAuth login's): it refreshes once for every caller, and the refresh token never leaves \
             it. Otherwise several commands started together make one refresh between them. \
             --json prints token, expiresAt (ISO 8601), profile and scope. --exec-credential prints a \
             kubectl ExecCredential (client.authentication.k8s.io/v1, or the apiVersion kubectl asks \
@@ -32,10 +32,18 @@ struct TokenCommand: AsyncParsableCommand, ReadsDescriptors {
     }
 
     func run() async throws {
-        let client = try root.openIDClient(profile: profile.name).client
-        let token = try await client.accessToken()
+        let token: AccessToken
+        let scope: String?
+        if let auth = try root.brokeredBackendLogin(profile: profile.name) {
+            token = try await auth.accessToken()
+            scope = auth.backend.scope
+        } else {
+            let client = try root.openIDClient(profile: profile.name).client
+            token = try await client.accessToken()
+            scope = try await client.scope
+        }
         if json {
-            try JSONOutput.write(TokenJSON(token: token.value, expiresAt: token.expiresAt, profile: profile.name, scope: try await client.scope))
+            try JSONOutput.write(TokenJSON(token: token.value, expiresAt: token.expiresAt, profile: profile.name, scope: scope))
         } else if execCredential {
             try JSONOutput.write(ExecCredential(token: token.value, expiresAt: token.expiresAt))
         } else {

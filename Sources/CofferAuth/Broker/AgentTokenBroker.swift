@@ -1,14 +1,15 @@
 import Coffer
 import Foundation
 
-/// The agent's token broker (docs/agent.md, "The token broker"): an ``OpenIDClient`` made with
-/// one keeps its login in the agent, which refreshes it, so that the app never holds a refresh
-/// token once it has handed its login over.
+/// The agent's token broker (docs/agent.md, "The token broker"): an ``OpenIDClient``, or a
+/// mobile backend's ``Authorization`` with OAuth, made with one keeps its login in the agent,
+/// which refreshes it, so that the app never holds a refresh token once it has handed its login over.
 ///
 /// ```swift
 /// let broker = try AgentTokenBroker.login()          // the login vault, through the agent
 /// let client = OpenIDClient(provider: provider, clientID: "my-app", broker: broker)
 /// let token = try await client.accessToken()         // the agent refreshes when needed
+/// let backend = Authorization(backend: mobileBackend, broker: broker, profile: "hub")
 /// ```
 ///
 /// An agent that is missing, does not hold the vault, or refuses this program is a typed
@@ -33,9 +34,9 @@ public struct AgentTokenBroker: Sendable {
         return token
     }
 
-    /// Hands the new login `login` to the agent, as profile `profile`.
-    func keep(_ login: BrokeredLogin, profile: String) async throws(AuthError) {
-        _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: try login.encoded()))
+    /// Hands the new login `login` (the encoding of a ``BrokerableLogin``) to the agent, as profile `profile`.
+    func keep(_ login: SecureBytes, profile: String) async throws(AuthError) {
+        _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: login))
     }
 
     /// Ends the login `profile` in the agent: it revokes the refresh token and forgets the
