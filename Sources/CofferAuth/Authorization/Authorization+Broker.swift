@@ -18,19 +18,19 @@ extension Authorization: BrokeredClient {
     /// refused (``send(_:)-(HTTPClientRequest)``) is named so that the agent does not hand it out again.
     func brokeredAccessToken(from broker: AgentTokenBroker) async throws(AuthError) -> AccessToken {
         let refused = brokered.flatMap { $0.accessToken.headerValue == refusedHeaderValue ? $0.value : nil }
-        let token: BrokeredToken
         do {
-            token = try await broker.token(profile: profile, refused: refused)
-        } catch .reauthenticationRequired {
-            state = .signedOut(otherBackend: false)
-            brokered = nil
-            epoch += 1
-            broadcaster.send(.reauthenticationRequired)
-            throw .reauthenticationRequired
+            let token = try await broker.token(profile: profile, refused: refused, after: brokered, events: broadcaster)
+            brokered = token
+            return token.accessToken
+        } catch {
+            if case .reauthenticationRequired = error {
+                // The agent ended the login: this process forgets it too.
+                state = .signedOut(otherBackend: false)
+                brokered = nil
+                epoch += 1
+            }
+            throw error
         }
-        if let previous = brokered, previous.value != token.value { broadcaster.send(.refreshed) }
-        brokered = token
-        return token.accessToken
     }
 
     /// Ends the login in the agent, which revokes its tokens where the backend has a revocation

@@ -34,6 +34,20 @@ public struct AgentTokenBroker: Sendable {
         return token
     }
 
+    /// ``token(profile:refused:)`` for a client that last had `previous`: `events` hears of a
+    /// new token (`refreshed`) and of a login the agent ended (`reauthenticationRequired`, thrown).
+    func token(profile: String, refused: String?, after previous: BrokeredToken?, events: SessionEvents) async throws(AuthError) -> BrokeredToken {
+        let token: BrokeredToken
+        do {
+            token = try await self.token(profile: profile, refused: refused)
+        } catch .reauthenticationRequired {
+            events.send(.reauthenticationRequired)
+            throw .reauthenticationRequired
+        }
+        if let previous, previous.value != token.value { events.send(.refreshed) }
+        return token
+    }
+
     /// Hands the new login `login` (the encoding of a ``BrokerableLogin``) to the agent, as profile `profile`.
     func keep(_ login: SecureBytes, profile: String) async throws(AuthError) {
         _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: login))

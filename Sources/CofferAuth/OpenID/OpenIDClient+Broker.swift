@@ -23,15 +23,13 @@ extension OpenIDClient: BrokeredClient {
     func brokeredAccessToken(from broker: AgentTokenBroker) async throws(AuthError) -> AccessToken {
         let token: BrokeredToken
         do {
-            token = try await broker.token(profile: profile, refused: refusedAccessToken)
+            token = try await broker.token(profile: profile, refused: refusedAccessToken, after: brokered, events: broadcaster)
         } catch .reauthenticationRequired {
             cached = .some(nil)
             brokered = nil
             epoch += 1
-            broadcaster.send(.reauthenticationRequired)
             throw .reauthenticationRequired
         }
-        if let previous = brokered, previous.value != token.value { broadcaster.send(.refreshed) }
         brokered = token
         return token.accessToken
     }

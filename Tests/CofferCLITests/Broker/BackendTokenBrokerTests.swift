@@ -88,13 +88,7 @@ final class BackendTokenBrokerTests: BrokerTestCase {
         try startAgentHoldingTheVault(policy: .open)
         try backendLogin()
         let refreshToken = try backendRefreshToken()
-        let output = try helperTokens(3, profile: "hub")
-        XCTAssertEqual(output.status, 0, output.stdoutText + output.stderrText)
-        let replies = Self.replies(output)
-        XCTAssertEqual(replies.count, 3)
-        for reply in replies {
-            XCTAssertTrue(reply.line.hasPrefix("token "), reply.line)
-            XCTAssertFalse(reply.frame.isEmpty)
+        for reply in try tokenReplies(3, profile: "hub") {
             XCTAssertFalse(reply.frame.contains(refreshToken), "a reply carries no refresh token")
         }
     }
@@ -106,29 +100,18 @@ final class BackendTokenBrokerTests: BrokerTestCase {
         let lifetime = TimeInterval(6 * TestTiming.scale)
         try await startBackend(tokenLifetime: lifetime)
         try startAgentHoldingTheVault(policy: .open)
-        let loggedInAt = Date()
         try backendLogin()
         let before = try backendRefreshToken()
-        let first = try coffer(["token", "--profile", "hub"]).stdoutText.trimmingCharacters(in: .newlines)
+        let json = try coffer(["token", "--profile", "hub", "--json"])
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any], json.stderrText)
+        let first = try XCTUnwrap(fields["token"] as? String)
+        let expiresAt = try XCTUnwrap((fields["expiresAt"] as? String).flatMap { ISO8601DateFormatter().date(from: $0) })
         XCTAssertEqual(backend.statistics.refreshRequests, 0)
-        // The token has expired: the agent's leeway is half its life.
-        usleep(useconds_t(max(0, loggedInAt.addingTimeInterval(lifetime / 2 + 0.3).timeIntervalSinceNow) * 1_000_000))
+        // Until the agent takes the token as expired (its leeway is half the token's life), with
+        // a second for the whole seconds of `expiresAt`.
+        usleep(useconds_t(max(0, expiresAt.addingTimeInterval(1 - lifetime / 2).timeIntervalSinceNow) * 1_000_000))
 
-        let helpers = try (0..<6).map { _ in try ChildProcess.start(helper, ["agent-tokens", agentSocket.path, realVault, "hub", "5"]) }
-        let commands = try (0..<4).map { _ in
-            try ChildProcess.start(BuiltProducts.executable("coffer").path, ["token", "--profile", "hub"], environment: baseEnvironment)
-        }
-        var tokens: [String] = []
-        for process in helpers {
-            let output = try process.wait(timeout: .seconds(60))
-            XCTAssertEqual(output.status, 0, output.stdoutText + output.stderrText)
-            tokens += Self.replies(output).map { String($0.line.dropFirst("token ".count)) }
-        }
-        for process in commands {
-            let output = try process.wait(timeout: .seconds(60))
-            XCTAssertEqual(output.status, 0, output.stderrText)
-            tokens.append(output.stdoutText.trimmingCharacters(in: .newlines))
-        }
+        let tokens = try tokensAtOnce(helpers: 6, commands: 4, profile: "hub", tokenArguments: ["token", "--profile", "hub"])
         XCTAssertEqual(tokens.count, 34)
         XCTAssertEqual(Set(tokens).count, 1, "every caller got the same token")
         XCTAssertNotEqual(tokens[0], first, "a new token")
