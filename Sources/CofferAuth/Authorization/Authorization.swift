@@ -76,8 +76,14 @@ public actor Authorization: AuthorizationClient {
     /// stays in memory. An agent that is missing, does not hold the vault or refuses this
     /// program throws ``AuthError/storage(_:)``; nothing falls back to keeping the refresh token here.
     ///
-    /// - Parameter profile: The agent's name for the login: 1 to 64 letters, digits, `.`, `_`
-    ///   or `-`, shared with the OpenID logins it holds.
+    /// - Parameters:
+    ///   - backend: The mobile backend: its URL, id and OAuth client.
+    ///   - broker: The agent that holds the login (``AgentTokenBroker/login(environment:)``).
+    ///   - profile: The agent's name for the login: 1 to 64 letters, digits, `.`, `_` or `-`,
+    ///     shared with the OpenID logins it holds.
+    ///   - configuration: The facade's policies.
+    ///   - httpClient: The client to send requests with; it must not follow redirects (the
+    ///     default does not).
     public init(
         backend: MobileBackend, broker: AgentTokenBroker, profile: String = "default", configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient
