@@ -41,7 +41,7 @@ struct CofferAgentCommand: ParsableCommand, CofferRoot {
         if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
         let server = try AgentServer(
             listener: listener, idleTimeout: daemon.idleTimeout.duration, prompter: daemon.prompter.map { PrompterCommand(command: $0) },
-            tokenBroker: OpenIDTokenBroker())
+            tokenBroker: LoginTokenBroker())
         var provider: SecretServiceProvider?
         if daemon.secretService {
             do {

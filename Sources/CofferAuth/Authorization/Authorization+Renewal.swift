@@ -4,6 +4,7 @@ extension Authorization {
     /// The `Authorization` header value for the current session, renewing an expired token
     /// when the session can (one shared token request for all concurrent callers).
     func authorizationValue() async throws(AuthError) -> String {
+        if let broker, !state.isAnonymous { return try await brokeredAccessToken(from: broker).headerValue }
         if case .unloaded = state { try loadStoredSession() }
         switch state {
         case .unloaded, .signedOut(otherBackend: false):

@@ -28,7 +28,7 @@ extension Authorization {
         let authorized = try await authorize(request)
         let response = try await transport.send(authorized)
         guard response.status == 401, let used = authorized.headers.first(name: HeaderName.authorization),
-              used.hasPrefix("Bearer "), status.isRenewable
+              used.hasPrefix("Bearer "), broker != nil || status.isRenewable
         else { return response }
         discardRefusedToken(used)
         return try await transport.send(try await authorize(request))
@@ -43,6 +43,7 @@ extension Authorization {
     /// expired and the session can renew it), or of anonymous OAuth access. An HTTP Basic
     /// session has none: ``AuthError/invalidRequest(reason:)``.
     public func accessToken() async throws(AuthError) -> AccessToken {
+        if let broker, !state.isAnonymous { return try await brokeredAccessToken(from: broker) }
         _ = try await authorizationValue()
         switch state {
         case .session(let session):

@@ -43,6 +43,12 @@ public actor Authorization: AuthorizationClient {
     /// The `Authorization` value a resource refused: not used again, even though the stored
     /// session, read again before renewing, still holds it as unexpired.
     var refusedHeaderValue: String?
+    /// The agent that holds this facade's OAuth login, when it has one (``init(backend:broker:profile:configuration:httpClient:)``).
+    nonisolated let broker: AgentTokenBroker?
+    /// The agent's name for the login, with a broker.
+    public nonisolated let profile: String
+    /// With a broker: the last access token it handed out.
+    var brokered: BrokeredToken?
 
     /// A facade for `backend` that keeps its session in `store`.
     ///
@@ -56,13 +62,56 @@ public actor Authorization: AuthorizationClient {
         backend: MobileBackend, store: any CredentialStore, configuration: Configuration = Configuration(),
         httpClient: HTTPClient = Authorization.defaultHTTPClient
     ) {
+        self.init(
+            backend: backend, store: store, sessionItem: .genericPassword(service: SessionStore<StoredSession>.service, account: configuration.sessionAccount ?? "session"),
+            broker: nil, configuration: configuration, httpClient: httpClient)
+    }
+
+    /// A facade whose OAuth login the agent's token broker holds (docs/agent.md, "The token
+    /// broker"): ``authenticate(userName:password:)`` hands the session, refresh token included,
+    /// to the agent as profile `profile`; ``accessToken()``, ``send(_:)-(HTTPClientRequest)``
+    /// and ``logout()`` ask the agent, which refreshes, so this process never holds the refresh
+    /// token. Only the OAuth password grant logs in (the backend needs
+    /// ``AuthenticationType/oauth(tokenEndpoint:clientID:clientSecret:)``); anonymous access
+    /// stays in memory. An agent that is missing, does not hold the vault or refuses this
+    /// program throws ``AuthError/storage(_:)``; nothing falls back to keeping the refresh token here.
+    ///
+    /// - Parameters:
+    ///   - backend: The mobile backend: its URL, id and OAuth client.
+    ///   - broker: The agent that holds the login (``AgentTokenBroker/login(environment:)``).
+    ///   - profile: The agent's name for the login: 1 to 64 letters, digits, `.`, `_` or `-`,
+    ///     shared with the OpenID logins it holds.
+    ///   - configuration: The facade's policies.
+    ///   - httpClient: The client to send requests with; it must not follow redirects (the
+    ///     default does not).
+    public init(
+        backend: MobileBackend, broker: AgentTokenBroker, profile: String = "default", configuration: Configuration = Configuration(),
+        httpClient: HTTPClient = Authorization.defaultHTTPClient
+    ) {
+        self.init(
+            backend: backend, store: InMemoryStore(now: configuration.now),
+            sessionItem: .genericPassword(service: SessionStore<StoredSession>.service, account: "session"),
+            broker: (broker, profile), configuration: configuration, httpClient: httpClient)
+    }
+
+    /// The agent's facade for a login it holds, its session in `sessionItem` of the held vault.
+    package init(backend: MobileBackend, store: any CredentialStore, sessionItem: ItemID, configuration: Configuration) {
+        self.init(backend: backend, store: store, sessionItem: sessionItem, broker: nil, configuration: configuration, httpClient: Self.defaultHTTPClient)
+    }
+
+    private init(
+        backend: MobileBackend, store: any CredentialStore, sessionItem: ItemID, broker: (AgentTokenBroker, profile: String)?,
+        configuration: Configuration, httpClient: HTTPClient
+    ) {
         self.backend = backend
         self.store = store
         self.configuration = configuration
         self.sessions = SessionStore(
-            keychain: Keychain(service: SessionStore<StoredSession>.service, store: store), account: configuration.sessionAccount ?? "session",
+            keychain: Keychain(service: sessionItem.service, store: store), account: sessionItem.account,
             label: "Coffer session for \(backend.backendID)")
         self.transport = configuration.transport(httpClient)
+        self.broker = broker?.0
+        self.profile = broker?.profile ?? "default"
     }
 
     /// How long a token lasts when the backend gives no `expires_in`: 6 hours unless configured,
@@ -90,8 +139,12 @@ public actor Authorization: AuthorizationClient {
     ///   the password: an expired token renews with the refresh token. When the backend gives
     ///   no refresh token, the session ends with its token, unless the app opted in to
     ///   ``ClientConfiguration/keepsPasswordWithoutRefreshToken``.
+    ///
+    /// With a broker, the session goes to the agent and this process keeps it without the refresh
+    /// token; an HTTP Basic backend is ``AuthError/invalidRequest(reason:)``.
     public func authenticate(userName: String, password: String) async throws(AuthError) {
         guard !userName.isEmpty else { throw .invalidRequest(reason: "the user name is empty") }
+        if broker != nil, backend.oauthClient == nil { throw Self.brokersOAuthOnly }
         let started = epoch
         let credentials = BasicCredentials(user: userName, password: password)
         var session = StoredSession(binding: backend.binding, method: .httpBasic, userName: userName, password: password)
@@ -101,7 +154,11 @@ public actor Authorization: AuthorizationClient {
             session.method = .oauth
             session.token = reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime)
             session.refreshToken = reply.refreshToken
-            if reply.refreshToken != nil || !configuration.keepsPasswordWithoutRefreshToken { session.password = nil }
+            if reply.refreshToken != nil || !configuration.keepsPasswordWithoutRefreshToken || broker != nil { session.password = nil }
+            if let broker {
+                try await hand(session, to: broker, startedAt: started)
+                session.refreshToken = nil
+            }
         } else {
             try await MobileHubUsers.login(credentials.headerValue, backend: backend, transport: transport)
         }
@@ -112,8 +169,10 @@ public actor Authorization: AuthorizationClient {
     /// Exchanges a third-party token for a backend token, in the form
     /// ``MobileBackend/tokenExchange`` names. With `storeAccessToken`, the token is stored
     /// (before this returns) and the user stays logged in across restarts until it expires.
+    /// With a broker, ``AuthError/invalidRequest(reason:)``: the agent holds OAuth logins only.
     public func authenticateSSOTokenExchange(_ token: String, storeAccessToken: Bool) async throws(AuthError) {
         guard !token.isEmpty else { throw .invalidRequest(reason: "the third-party token is empty") }
+        guard broker == nil else { throw Self.brokersOAuthOnly }
         let started = epoch
         let reply: TokenReply
         switch backend.tokenExchange {
@@ -230,6 +289,7 @@ public actor Authorization: AuthorizationClient {
     ///   name, so the app can offer it at the next login; the password and tokens always go.
     @discardableResult
     public func logout(clearCredentials: Bool = true) async throws(AuthError) -> LogoutReport {
+        if let broker { return try await brokeredLogout(from: broker) }
         epoch += 1
         let previous = state
         state = .signedOut(otherBackend: false)
@@ -306,7 +366,10 @@ public actor Authorization: AuthorizationClient {
     public var tokenExpiresAt: Date? { status.tokenExpiresAt }
 
     /// A snapshot of the session, loading the stored session first if nothing was loaded yet.
+    ///
+    /// With a broker, what the agent last handed out: ask for a token (``accessToken()``) first.
     public var status: SessionStatus {
+        if broker != nil { return brokeredStatus }
         if case .unloaded = state { _ = try? loadStoredSession() }
         return state.status(at: now, leeway: leeway, binding: backend.binding)
     }

@@ -5,14 +5,13 @@ import Foundation
 /// The token broker, from both ends (docs/agent.md, "The token broker"): a client made with an
 /// ``AgentTokenBroker`` asks the agent for its tokens; in the agent, a client on the vault hands
 /// them out.
-extension OpenIDClient {
+extension OpenIDClient: BrokeredClient {
     // MARK: A client of the broker
 
     /// Hands a new login to the agent; this process keeps the session without its refresh token.
     func hand(_ session: OpenIDSession, to broker: AgentTokenBroker) async throws(AuthError) {
         let settings = BrokeredLogin.Settings(provider: provider, clientID: clientID, clientSecret: credentials.secret)
-        let allowed = broker.allowedPrograms.isEmpty ? nil : broker.allowedPrograms
-        try await broker.keep(BrokeredLogin(settings: settings, session: session, allowed: allowed), profile: profile)
+        try await broker.keep(try BrokeredLogin(settings: settings, session: session, allowed: broker.allowed).encoded(), profile: profile)
         var held = session
         held.refreshToken = nil
         cached = .some(held)
@@ -24,17 +23,15 @@ extension OpenIDClient {
     func brokeredAccessToken(from broker: AgentTokenBroker) async throws(AuthError) -> AccessToken {
         let token: BrokeredToken
         do {
-            token = try await broker.token(profile: profile, refused: refusedAccessToken)
+            token = try await broker.token(profile: profile, refused: refusedAccessToken, after: brokered, events: broadcaster)
         } catch .reauthenticationRequired {
             cached = .some(nil)
             brokered = nil
             epoch += 1
-            broadcaster.send(.reauthenticationRequired)
             throw .reauthenticationRequired
         }
-        if let previous = brokered, previous.value != token.value { broadcaster.send(.refreshed) }
         brokered = token
-        return AccessToken(value: token.value, type: token.type, issuedAt: token.issuedAt, expiresAt: token.expiresAt)
+        return token.accessToken
     }
 
     /// The origins the token may be sent to, and the token: from the agent with a broker (the
@@ -53,7 +50,7 @@ extension OpenIDClient {
     /// The status with a broker: the token it last handed out (the refresh token is the agent's).
     var brokeredStatus: OpenIDSessionStatus {
         guard let token = brokered else { return OpenIDSessionStatus(issuer: provider.issuer, user: (try? session())??.identity) }
-        let access = AccessToken(value: token.value, type: token.type, issuedAt: token.issuedAt, expiresAt: token.expiresAt)
+        let access = token.accessToken
         return OpenIDSessionStatus(
             issuer: provider.issuer, user: (try? session())??.identity, accessTokenExpiresAt: token.expiresAt,
             isAuthorized: access.isValid(at: now, leeway: configuration.leeway), apiOrigins: token.apiOrigins)
@@ -84,8 +81,6 @@ extension OpenIDClient {
         if let refused, let current = try session()?.accessToken, current.value == refused { discard(current) }
         let token = try await accessToken()
         let session = try session()
-        return BrokeredToken(
-            value: token.value, type: token.type, issuedAt: token.issuedAt, expiresAt: token.expiresAt, scope: session?.scope,
-            apiOrigins: session?.apiOrigins ?? [])
+        return BrokeredToken(token, scope: session?.scope, apiOrigins: session?.apiOrigins ?? [])
     }
 }

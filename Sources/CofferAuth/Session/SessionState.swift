@@ -11,6 +11,12 @@ enum SessionState: Sendable {
     /// Anonymous access: a client-credentials token, or `nil` for the anonymous key over HTTP Basic.
     case anonymous(AccessToken?)
 
+    /// Whether this is anonymous access.
+    var isAnonymous: Bool {
+        if case .anonymous = self { return true }
+        return false
+    }
+
     /// The current token, if any.
     var token: AccessToken? {
         switch self {

@@ -40,7 +40,8 @@ package struct TokenOptions: ParsableArguments {
         discussion: """
             Like `gh auth token`: for scripts, for example curl -H "Authorization: Bearer $(coffer token)". \
             When the agent holds the vault, it holds the login too (if `coffer login` ran with it) and \
-            hands out the token: it refreshes once for every caller, and the refresh token never leaves \
+            hands out the token (an OpenID login's, or a mobile backend's OAuth login's): it refreshes \
+            once for every caller, and the refresh token never leaves \
             it; in a sandbox or on another host, a share of the profile (`coffer agent share --profile`) \
             reached with COFFER_AGENT_SOCKET serves it the same way. Otherwise several commands started \
             together make one refresh between them. \

@@ -33,7 +33,10 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
             The password is read from stdin, or from a no-echo prompt on a terminal; never from the \
             command line. With --oauth-token-url, the OAuth 2.0 password grant: the token and the \
             refresh token are stored, not the password. Otherwise HTTP Basic, checked against the \
-            backend, and the user name and password are stored (every request carries them).
+            backend, and the user name and password are stored (every request carries them). When \
+            the agent holds the vault, an OAuth login goes to the agent, as --profile (default: \
+            default): it refreshes the token and the refresh token never leaves it; `coffer token \
+            --profile NAME`, `coffer status` and `coffer logout` ask it.
             """)
 
     @ParentCommand var root: CofferAuthCommand
@@ -51,10 +54,20 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
         guard let user else { throw CLIError.usage("give --issuer for an OpenID provider, or --backend-url and --user for a mobile backend") }
         let mobileBackend = try backend.mobileBackend(network: root.network)
         let password = try SecretInput.fromStdin(prompt: "Password for \(user): ", what: "password")
-        let profile = AuthProfile(store: try root.store(), network: root.network)
-        let auth = profile.authorization(for: mobileBackend)
+        let store = try root.store()
+        let profile = AuthProfile(store: store, network: root.network)
+        // With the agent holding the vault, an OAuth login goes to its token broker, as profile --profile.
+        var brokered: String?
+        if case .oauth = mobileBackend.authentication, CofferAuthCommand.agent(behind: store) != nil { brokered = openID.profile.name }
+        let auth = profile.authorization(for: mobileBackend, brokeredAs: brokered)
         try await auth.authenticate(userName: user, password: password)
         try profile.save(mobileBackend)
+        try profile.saveBrokeredProfile(brokered)
+        if let brokered {
+            // The agent's profile is this login now; the session this store kept before goes.
+            try profile.keychain.remove(OpenIDProfile.account(brokered))
+            try profile.keychain.remove("session")
+        }
         try StandardStreams.printLine("logged in as \(TerminalText.escaped(user))" + SessionText.expiry(await auth.tokenExpiresAt))
     }
 
@@ -93,7 +106,13 @@ struct Login: AsyncParsableCommand, ReadsDescriptors {
             StandardStreams.writeError(lines.map { $0 + "\n" }.joined())
             identity = try await login.complete()
         }
-        try settings.save(as: name, in: AuthProfile(store: store, network: root.network).keychain)
+        let profile = AuthProfile(store: store, network: root.network)
+        try settings.save(as: name, in: profile.keychain)
+        if try profile.brokeredProfile() == name {
+            // The agent's profile is this login now, no longer the mobile backend's.
+            try profile.saveBrokeredProfile(nil)
+            try profile.removeBackend()
+        }
         try StandardStreams.printLine("logged in as \(TerminalText.escaped(identity.displayName)) (\(TerminalText.escaped(issuer.absoluteString)))")
     }
 }

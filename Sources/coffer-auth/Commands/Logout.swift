@@ -74,6 +74,7 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
     /// The login that `--profile`, or else the stored state, names: an OpenID profile, or the
     /// mobile backend's session; `nil` when there is none.
     private func selectedLogin(_ profile: AuthProfile) throws -> StoredLogin? {
+        if let name = openIDProfile.profile, name == (try profile.brokeredProfile()) { return try backendLogin(profile) }
         if try openIDProfile.profile != nil || root.defaultsToOpenID() {
             return try openIDLogin(openIDProfile.name, profile)
         }
@@ -119,8 +120,11 @@ struct Logout: AsyncParsableCommand, ReadsDescriptors {
         }
         guard let backend else { return nil }
         return StoredLogin(
-            owner: "the mobile backend", client: profile.authorization(for: backend),
+            owner: "the mobile backend", client: try profile.storedAuthorization(for: backend),
             ended: { report in "logged out" + (report?.revoked == true ? "; token revoked" : "") },
-            forget: { try profile.removeBackend() })
+            forget: {
+                try profile.removeBackend()
+                try profile.saveBrokeredProfile(nil)
+            })
     }
 }

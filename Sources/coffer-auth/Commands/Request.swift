@@ -59,7 +59,7 @@ struct Request: AsyncParsableCommand, ReadsDescriptors {
             let target = url.hasPrefix("/")
                 ? try MobileBackendOptions.parse(backend.baseURL.absoluteString.trimmingSuffix("/") + url)
                 : try MobileBackendOptions.parse(url)
-            response = try await profile.authorization(for: backend).get(target)
+            response = try await profile.storedAuthorization(for: backend).get(target)
         }
         try print(response)
     }

@@ -26,12 +26,19 @@ struct Status: AsyncParsableCommand, ReadsDescriptors {
     var vaultOptions: VaultOptions? { root.vault }
 
     func run() async throws {
-        if try profile.profile != nil || root.defaultsToOpenID() { return try await showOpenID() }
-        let profile = AuthProfile(store: try root.store(), network: root.network)
+        let settings = AuthProfile(store: try root.store(), network: root.network)
+        let brokered = try settings.brokeredProfile()
+        if let name = profile.profile, name != brokered { return try await showOpenID() }
+        if profile.profile == nil, try root.defaultsToOpenID() { return try await showOpenID() }
         var status = SessionStatus()
-        if let backend = try profile.backend() {
-            let auth = profile.authorization(for: backend)
-            try await auth.loadStoredSession()
+        if let backend = try settings.backend() {
+            let auth = try settings.storedAuthorization(for: backend)
+            if auth.isBrokered {
+                // The agent holds the login: what it says of it comes with a token (renewed if needed).
+                do { _ = try await auth.accessToken() } catch .notAuthenticated, .reauthenticationRequired {}
+            } else {
+                try await auth.loadStoredSession()
+            }
             status = await auth.status
         }
         if json {

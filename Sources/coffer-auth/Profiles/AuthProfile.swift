@@ -5,10 +5,13 @@ import Foundation
 import Logging
 
 /// The CLI's login state in the store (the vault unless `--backend` says otherwise): the backend it logged in to (service `coffer.auth`,
-/// account `backend`, client secret included) and the facade's session (account `session`).
+/// account `backend`, client secret included) and the facade's session (account `session`); or,
+/// when the agent held the vault at login, the agent's profile that holds the OAuth session
+/// (account `backend profile`).
 struct AuthProfile {
     static let service = "coffer.auth"
     static let backendAccount = "backend"
+    static let brokeredProfileAccount = "backend profile"
 
     let keychain: Keychain
     /// Whether --insecure-http allows plain HTTP to hosts that are not loopback.
@@ -43,9 +46,36 @@ struct AuthProfile {
         try keychain.remove(Self.backendAccount)
     }
 
-    /// A facade on `backend` that keeps its session in this store.
-    func authorization(for backend: MobileBackend) -> Authorization {
-        Authorization(backend: backend, store: keychain.store, configuration: configuration)
+    /// The agent's profile that holds the OAuth login of the stored backend (docs/agent.md,
+    /// "The token broker"), or `nil` when this store keeps its session (account `session`).
+    func brokeredProfile() throws -> String? {
+        try keychain.data(for: Self.brokeredProfileAccount).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Remembers which agent profile holds the backend's login, or that none does.
+    func saveBrokeredProfile(_ name: String?) throws {
+        guard let name else {
+            try keychain.remove(Self.brokeredProfileAccount)
+            return
+        }
+        try keychain.set(Data(name.utf8), for: Self.brokeredProfileAccount, options: ItemOptions(label: "coffer login backend profile"))
+    }
+
+    /// A facade on `backend`: with `profile`, the login the agent's token broker holds as that
+    /// profile (asked through the agent when one holds the vault, else on the vault itself,
+    /// where the agent keeps it); without, one that keeps its session in this store.
+    func authorization(for backend: MobileBackend, brokeredAs profile: String? = nil) -> Authorization {
+        guard let profile else { return Authorization(backend: backend, store: keychain.store, configuration: configuration) }
+        if let agent = CofferAuthCommand.agent(behind: keychain.store) {
+            return Authorization(backend: backend, broker: .commandLine(agent), profile: profile, configuration: configuration)
+        }
+        return Authorization(
+            backend: backend, store: keychain.store, sessionItem: BrokeredBackendLogin.sessionID(profile: profile), configuration: configuration)
+    }
+
+    /// The facade of the stored backend login, wherever its session is.
+    func storedAuthorization(for backend: MobileBackend) throws -> Authorization {
+        authorization(for: backend, brokeredAs: try brokeredProfile())
     }
 
     /// The policies of every client the CLI makes.

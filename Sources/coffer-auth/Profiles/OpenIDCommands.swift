@@ -16,6 +16,14 @@ extension CofferAuthCommand {
         return (settings.client(profile: profile, store: store, network: network), settings)
     }
 
+    /// The mobile backend's OAuth login that the agent holds as `profile`, or `nil` when
+    /// `profile` is no such login.
+    func brokeredBackendLogin(profile: String) throws -> Authorization? {
+        let settings = AuthProfile(store: try store(), network: network)
+        guard try settings.brokeredProfile() == profile, let backend = try settings.backend() else { return nil }
+        return settings.authorization(for: backend, brokeredAs: profile)
+    }
+
     /// Whether a command without --profile means an OpenID login: when no mobile-backend login
     /// is stored and the default OpenID profile is.
     func defaultsToOpenID() throws -> Bool {

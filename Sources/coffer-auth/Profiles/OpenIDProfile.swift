@@ -47,18 +47,10 @@ struct OpenIDProfile: Codable {
         configuration.redirectURI = redirectURI
         if let loginTimeout { configuration.loginTimeout = loginTimeout }
         if let agent = CofferAuthCommand.agent(behind: store) {
-            let broker = AgentTokenBroker(agent, allowing: Self.cofferBesideThis)
+            let broker = AgentTokenBroker.commandLine(agent)
             return OpenIDClient(
                 provider: provider, clientID: clientID, clientSecret: clientSecret, broker: broker, profile: name, configuration: configuration)
         }
         return OpenIDClient(provider: provider, clientID: clientID, clientSecret: clientSecret, store: store, profile: name, configuration: configuration)
-    }
-
-    /// `coffer` beside this executable (its real path), which answers `coffer token` from the
-    /// agent itself: the logins `coffer login` hands over give it their tokens too.
-    static var cofferBesideThis: [String] {
-        let coffer = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("coffer").resolvingSymlinksInPath()
-        return FileManager.default.isExecutableFile(atPath: coffer.path) ? [coffer.path] : []
     }
 }

@@ -7,7 +7,12 @@ must work against it exactly as against its own dev backend.
     python3 oauthlib_server.py      prints its port on the first line of stdout, then serves
                                     127.0.0.1 until stdin closes (so it never outlives the test)
 
-Endpoints: POST /token, POST /revoke, GET /me (a protected resource).
+Options: --refresh allows the refresh_token grant (RFC 6749 section 6; oauthlib rotates the
+refresh token, and a spent one is refused); --expires-in N sets the access tokens' lifetime
+(default 600 s).
+
+Endpoints: POST /token, POST /revoke, GET /me (a protected resource), GET /stats (the number of
+refresh_token grants answered, and refused: {"refreshes", "refused"}).
 """
 import base64
 import json
@@ -24,7 +29,11 @@ from oauthlib.oauth2 import RequestValidator, Server  # noqa: E402
 USERS = {"alice": "alice-password"}
 CLIENTS = {"interop-client": "interop secret/+&="}
 TOKENS = {}  # access token -> {"user", "client", "expires"}
+REFRESH_TOKENS = {}  # refresh token -> {"user", "client", "scopes"}
+STATS = {"refreshes": 0, "refused": 0}
 LOCK = threading.Lock()
+ALLOWS_REFRESH = "--refresh" in sys.argv[1:]
+EXPIRES_IN = int(sys.argv[sys.argv.index("--expires-in") + 1]) if "--expires-in" in sys.argv[1:] else 600
 
 
 class Client:
@@ -56,7 +65,21 @@ class Validator(RequestValidator):
         return False
 
     def validate_grant_type(self, client_id, grant_type, client, request, *args, **kwargs):
-        return grant_type in ("password", "client_credentials")
+        return grant_type in ("password", "client_credentials") or (ALLOWS_REFRESH and grant_type == "refresh_token")
+
+    def validate_refresh_token(self, refresh_token, client, request, *args, **kwargs):
+        with LOCK:
+            entry = REFRESH_TOKENS.get(refresh_token)
+            if entry is None or entry["client"] != client.client_id:
+                STATS["refused"] += 1
+                return False
+            STATS["refreshes"] += 1
+        request.user = entry["user"]
+        return True
+
+    def get_original_scopes(self, refresh_token, request, *args, **kwargs):
+        with LOCK:
+            return REFRESH_TOKENS[refresh_token]["scopes"]
 
     def validate_user(self, username, password, client, request, *args, **kwargs):
         if USERS.get(username) == password:
@@ -72,6 +95,11 @@ class Validator(RequestValidator):
 
     def save_bearer_token(self, token, request, *args, **kwargs):
         with LOCK:
+            if getattr(request, "refresh_token", None):
+                REFRESH_TOKENS.pop(request.refresh_token, None)  # rotated: the spent one is refused
+            if "refresh_token" in token:
+                REFRESH_TOKENS[token["refresh_token"]] = {
+                    "user": getattr(request, "user", None), "client": request.client_id, "scopes": request.scopes}
             TOKENS[token["access_token"]] = {
                 "user": getattr(request, "user", None),
                 "client": request.client_id,
@@ -91,9 +119,10 @@ class Validator(RequestValidator):
     def revoke_token(self, token, token_type_hint, request, *args, **kwargs):
         with LOCK:
             TOKENS.pop(token, None)
+            REFRESH_TOKENS.pop(token, None)
 
 
-SERVER = Server(Validator(), token_expires_in=600)
+SERVER = Server(Validator(), token_expires_in=EXPIRES_IN)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -121,6 +150,10 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         uri = "http://%s%s" % (self.headers.get("Host"), self.path)
+        if self.path == "/stats":
+            with LOCK:
+                body = json.dumps(STATS)
+            return self._reply(200, {"Content-Type": "application/json"}, body)
         if self.path != "/me":
             return self._reply(404, {}, "")
         valid, request = SERVER.verify_request(uri, "GET", None, dict(self.headers), scopes=[])

@@ -11,28 +11,13 @@ final class OAuthInteropTests: XCTestCase {
     var server: ChildProcess!
     var baseURL: URL!
 
-    static let client = (id: "interop-client", secret: "interop secret/+&=")
-    static let user = (name: "alice", password: "alice-password")
-
-    /// A Python 3 that has oauthlib (`scripts/bootstrap.sh test` installs Debian's python3-oauthlib).
-    static func pythonWithOAuthlib() -> String? {
-        for python in ["/usr/bin/python3", "python3"] {
-            if let output = try? ChildProcess.run(python, ["-c", "import oauthlib"], timeout: .seconds(20)), output.status == 0 {
-                return python
-            }
-        }
-        return nil
-    }
+    static let client = OAuthlibServer.client
+    static let user = OAuthlibServer.user
 
     override func setUp() async throws {
-        guard let python = Self.pythonWithOAuthlib() else {
-            throw MissingPrerequisite.error("python3 with oauthlib is missing: run scripts/bootstrap.sh test")
-        }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/oauthlib_server.py")
-        server = try ChildProcess.start(python, [script.path], inputs: [0: nil])
-        let port = try server.firstLine(timeout: .seconds(20))
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        let started = try OAuthlibServer()
+        server = started.process
+        baseURL = started.baseURL
         fixture = try await AuthFixture.start()
     }
 

@@ -36,6 +36,42 @@ class BrokerTestCase: CLITestCase, BrokerLogins {
             program ?? helper, ["agent-tokens", agentSocket.path, realVault, profile, "\(count)"], timeout: .seconds(60))
     }
 
+    /// `count` token requests of `profile` from one test helper, each answered with a token:
+    /// their lines and frames.
+    func tokenReplies(_ count: Int, profile: String = "default") throws -> [(line: String, frame: Data)] {
+        let output = try helperTokens(count, profile: profile)
+        XCTAssertEqual(output.status, 0, output.stdoutText + output.stderrText)
+        let replies = Self.replies(output)
+        XCTAssertEqual(replies.count, count)
+        for reply in replies {
+            XCTAssertTrue(reply.line.hasPrefix("token "), reply.line)
+            XCTAssertFalse(reply.frame.isEmpty)
+        }
+        return replies
+    }
+
+    /// The tokens that `helpers` test helpers (5 token requests each, on concurrent connections)
+    /// and `commands` `coffer` processes (`tokenArguments`) get for `profile`, all started at
+    /// once; each must succeed.
+    func tokensAtOnce(helpers: Int, commands: Int, profile: String, tokenArguments: [String]) throws -> [String] {
+        let helpers = try (0..<helpers).map { _ in try ChildProcess.start(helper, ["agent-tokens", agentSocket.path, realVault, profile, "5"]) }
+        let commands = try (0..<commands).map { _ in
+            try ChildProcess.start(BuiltProducts.executable("coffer").path, tokenArguments, environment: baseEnvironment)
+        }
+        var tokens: [String] = []
+        for process in helpers {
+            let output = try process.wait(timeout: .seconds(60))
+            XCTAssertEqual(output.status, 0, output.stdoutText + output.stderrText)
+            tokens += Self.replies(output).map { String($0.line.dropFirst("token ".count)) }
+        }
+        for process in commands {
+            let output = try process.wait(timeout: .seconds(60))
+            XCTAssertEqual(output.status, 0, output.stderrText)
+            tokens.append(output.stdoutText.trimmingCharacters(in: .newlines))
+        }
+        return tokens
+    }
+
     /// Every audit entry's bytes as the vault stores them (before encryption): nothing in them may be a token.
     func auditBytes() throws -> Data {
         let opened = try openVault()

@@ -76,13 +76,7 @@ final class TokenBrokerTests: BrokerTestCase {
         try startAgentHoldingTheVault(policy: .open)
         try await login()
         let refreshToken = try refreshToken()
-        let tokens = try helperTokens(3)
-        XCTAssertEqual(tokens.status, 0, tokens.stdoutText + tokens.stderrText)
-        let replies = Self.replies(tokens)
-        XCTAssertEqual(replies.count, 3)
-        for reply in replies {
-            XCTAssertTrue(reply.line.hasPrefix("token "), reply.line)
-            XCTAssertFalse(reply.frame.isEmpty)
+        for reply in try tokenReplies(3) {
             XCTAssertTrue(reply.frame.contains(String(reply.line.dropFirst("token ".count))), "the frame carries the access token")
             XCTAssertFalse(reply.frame.contains(refreshToken), "no reply frame carries the refresh token")
         }
@@ -121,23 +115,7 @@ final class TokenBrokerTests: BrokerTestCase {
         let counted = try await server.refreshCount()
         usleep(Self.expiry)
 
-        let helpers = try (0..<10).map { _ in
-            try ChildProcess.start(helper, ["agent-tokens", agentSocket.path, realVault, "default", "5"])
-        }
-        let commands = try (0..<5).map { _ in
-            try ChildProcess.start(BuiltProducts.executable("coffer").path, ["token"], environment: baseEnvironment)
-        }
-        var tokens: [String] = []
-        for process in helpers {
-            let output = try process.wait(timeout: .seconds(60))
-            XCTAssertEqual(output.status, 0, output.stdoutText + output.stderrText)
-            tokens += Self.replies(output).map { String($0.line.dropFirst("token ".count)) }
-        }
-        for process in commands {
-            let output = try process.wait(timeout: .seconds(60))
-            XCTAssertEqual(output.status, 0, output.stderrText)
-            tokens.append(output.stdoutText.trimmingCharacters(in: .newlines))
-        }
+        let tokens = try tokensAtOnce(helpers: 10, commands: 5, profile: "default", tokenArguments: ["token"])
         XCTAssertEqual(tokens.count, 55)
         XCTAssertEqual(Set(tokens).count, 1, "every caller got the same token")
         XCTAssertTrue(tokens[0] != first, "a new token")

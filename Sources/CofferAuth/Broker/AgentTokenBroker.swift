@@ -1,14 +1,15 @@
 import Coffer
 import Foundation
 
-/// The agent's token broker (docs/agent.md, "The token broker"): an ``OpenIDClient`` made with
-/// one keeps its login in the agent, which refreshes it, so that the app never holds a refresh
-/// token once it has handed its login over.
+/// The agent's token broker (docs/agent.md, "The token broker"): an ``OpenIDClient``, or a
+/// mobile backend's ``Authorization`` with OAuth, made with one keeps its login in the agent,
+/// which refreshes it, so that the app never holds a refresh token once it has handed its login over.
 ///
 /// ```swift
 /// let broker = try AgentTokenBroker.login()          // the login vault, through the agent
 /// let client = OpenIDClient(provider: provider, clientID: "my-app", broker: broker)
 /// let token = try await client.accessToken()         // the agent refreshes when needed
+/// let backend = Authorization(backend: mobileBackend, broker: broker, profile: "hub")
 /// ```
 ///
 /// An agent that is missing, does not hold the vault, or refuses this program is a typed
@@ -27,6 +28,9 @@ public struct AgentTokenBroker: Sendable {
         self.allowedPrograms = allowedPrograms
     }
 
+    /// What a login this broker hands over names (`allowed`, absent when no one).
+    var allowed: [String]? { allowedPrograms.isEmpty ? nil : allowedPrograms }
+
     /// The broker of the user's agent, for the login vault (`LoginKeychain` in Coffer).
     public static func login(environment: [String: String] = ProcessInfo.processInfo.environment) throws(AuthError) -> AgentTokenBroker {
         do { return AgentTokenBroker(try LoginKeychain.store(environment: environment)) } catch { throw .storage(error) }
@@ -39,9 +43,23 @@ public struct AgentTokenBroker: Sendable {
         return token
     }
 
-    /// Hands the new login `login` to the agent, as profile `profile`.
-    func keep(_ login: BrokeredLogin, profile: String) async throws(AuthError) {
-        _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: try login.encoded()))
+    /// ``token(profile:refused:)`` for a client that last had `previous`: `events` hears of a
+    /// new token (`refreshed`) and of a login the agent ended (`reauthenticationRequired`, thrown).
+    func token(profile: String, refused: String?, after previous: BrokeredToken?, events: SessionEvents) async throws(AuthError) -> BrokeredToken {
+        let token: BrokeredToken
+        do {
+            token = try await self.token(profile: profile, refused: refused)
+        } catch .reauthenticationRequired {
+            events.send(.reauthenticationRequired)
+            throw .reauthenticationRequired
+        }
+        if let previous, previous.value != token.value { events.send(.refreshed) }
+        return token
+    }
+
+    /// Hands the new login `login` (the encoding of a ``BrokerableLogin``) to the agent, as profile `profile`.
+    func keep(_ login: SecureBytes, profile: String) async throws(AuthError) {
+        _ = try await send(.keepLogin(vault: store.vault, profile: profile, login: login))
     }
 
     /// Ends the login `profile` in the agent: it revokes the refresh token and forgets the

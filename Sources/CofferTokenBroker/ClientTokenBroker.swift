@@ -4,12 +4,13 @@ import CofferAuth
 import CofferBase
 import Dispatch
 
-/// The agent's OpenID token broker (docs/agent.md, "The token broker"): for each brokered
-/// login, one ``OpenIDClient`` on the held vault itself, so that the refresh token is read,
-/// spent and replaced only in the agent's process. One client per vault and profile makes
-/// the refresh single-flight for every caller; it stores the rotated refresh token durably
-/// before it returns, so no caller is answered before the rotation is safe.
-package final class OpenIDTokenBroker: TokenBroker {
+/// The agent's broker of one kind of login (docs/agent.md, "The token broker"): for each
+/// brokered login, one client (``BrokerableLogin/client(_:profile:in:configuration:)``) on the
+/// held vault itself, so that the refresh token is read, spent and replaced only in the agent's
+/// process. One client per vault and profile makes the refresh single-flight for every caller;
+/// it stores the rotated refresh token durably before it returns, so no caller is answered
+/// before the rotation is safe. ``LoginTokenBroker`` picks the kind of each profile.
+package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
     private let configuration: ClientConfiguration
     private let clients = Guarded<[Key: Held]>([:])
 
@@ -21,8 +22,8 @@ package final class OpenIDTokenBroker: TokenBroker {
     /// A client, for the vault (as unlocked now) and the settings it was made with.
     private struct Held {
         let vault: ObjectIdentifier
-        let settings: BrokeredLogin.Settings
-        let client: OpenIDClient
+        let settings: Login.Settings
+        let client: any BrokeredClient
     }
 
     /// A broker whose clients follow `configuration` (timeouts, leeway, HTTP policy).
@@ -48,7 +49,7 @@ package final class OpenIDTokenBroker: TokenBroker {
     }
 
     package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
-        try BrokeredLogin.keep(login, profile: profile, in: vault, owner: owner)
+        try Login.keep(login, profile: profile, in: vault, owner: owner)
         forget(profile: profile, at: path)
     }
 
@@ -66,15 +67,20 @@ package final class OpenIDTokenBroker: TokenBroker {
         return .success(1)
     }
 
-    /// The client of the login `profile`, or `nil` when the vault holds none.
-    private func client(profile: String, in vault: Vault, at path: String) throws(CofferError) -> OpenIDClient? {
-        guard let settings = try BrokeredLogin.Settings.load(profile: profile, from: vault) else { return nil }
+    /// Removes the session of `profile`, unrevoked, and forgets its client: a login of another
+    /// kind replaces it.
+    func removeSession(profile: String, in vault: Vault, at path: String) throws(CofferError) {
+        try Login.removeSession(profile: profile, from: vault)
+        forget(profile: profile, at: path)
+    }
+
+    /// The client of the login `profile`, or `nil` when the vault holds none of this kind.
+    private func client(profile: String, in vault: Vault, at path: String) throws(CofferError) -> (any BrokeredClient)? {
+        guard let settings = try Login.settings(profile: profile, in: vault) else { return nil }
         let key = Key(path: path, profile: profile)
         return clients.withLock { held in
             if let existing = held[key], existing.vault == ObjectIdentifier(vault), existing.settings == settings { return existing.client }
-            let client = OpenIDClient(
-                provider: settings.provider, clientID: settings.clientID, clientSecret: settings.clientSecret, store: vault, profile: profile,
-                configuration: configuration)
+            let client = Login.client(settings, profile: profile, in: vault, configuration: configuration)
             held[key] = Held(vault: ObjectIdentifier(vault), settings: settings, client: client)
             return client
         }
@@ -85,11 +91,12 @@ package final class OpenIDTokenBroker: TokenBroker {
         clients.withLock { $0[Key(path: path, profile: profile)] = nil }
     }
 
-    /// What a program is told when no token could be had, never with a token.
+    /// What a program is told when no token could be had, never with a token. An expired token
+    /// that cannot be renewed (no refresh token) needs a new login.
     static func failure(for error: AuthError) -> TokenFailure {
         switch error {
         case .notAuthenticated: .notLoggedIn
-        case .reauthenticationRequired: .loginRequired
+        case .reauthenticationRequired, .tokenExpired: .loginRequired
         case .transport, .timeout, .serverError, .cancelled: .providerUnavailable(error.description)
         default: .providerError(error.description)
         }

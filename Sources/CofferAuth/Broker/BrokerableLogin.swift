@@ -1,0 +1,23 @@
+import Coffer
+
+/// A kind of login the agent's token broker can hold (docs/agent.md, "The token broker"): how
+/// its settings and session are kept in a held vault, and the client that refreshes it there.
+/// ``BrokeredLogin`` (OpenID) and ``BrokeredBackendLogin`` (a mobile backend's OAuth login).
+package protocol BrokerableLogin {
+    /// What the agent keeps of a profile besides its session: what a refresh needs.
+    associatedtype Settings: Sendable & Hashable
+
+    /// The settings of the login `profile` in `vault`, or `nil` when it holds none of this kind.
+    static func settings(profile: String, in vault: Vault) throws(CofferError) -> Settings?
+
+    /// Stores the login of `profile` read from `bytes` in `vault`, new items owned by `owner`:
+    /// the session first, then the settings that make it usable. Throws
+    /// ``CofferError/invalidArgument(reason:)`` for bytes that are no login of this kind and profile.
+    static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?) throws(CofferError)
+
+    /// Removes the session of `profile` (not its settings), unrevoked: another kind of login replaces it.
+    static func removeSession(profile: String, from vault: Vault) throws(CofferError)
+
+    /// The client that refreshes the login on the held vault itself.
+    static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient
+}

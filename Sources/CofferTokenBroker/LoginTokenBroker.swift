@@ -1,0 +1,55 @@
+import Coffer
+import CofferAgent
+import CofferAuth
+
+/// The agent's token broker (docs/agent.md, "The token broker"), as `coffer agent start` gives
+/// it: each profile's login is of one kind (``BrokeredLoginKind``), an OpenID login or a mobile
+/// backend's OAuth login, told by its stored settings, and the broker of that kind
+/// (``ClientTokenBroker``) answers for it. A new login of another kind replaces the old one's session.
+package final class LoginTokenBroker: TokenBroker {
+    private let openID: ClientTokenBroker<BrokeredLogin>
+    private let mobileBackend: ClientTokenBroker<BrokeredBackendLogin>
+
+    /// A broker whose clients follow `configuration` (timeouts, leeway, HTTP policy).
+    package init(configuration: ClientConfiguration = ClientConfiguration()) {
+        openID = ClientTokenBroker(configuration: configuration)
+        mobileBackend = ClientTokenBroker(configuration: configuration)
+    }
+
+    package func hasFreshToken(profile: String, in vault: Vault, at path: String) -> Bool {
+        guard let kind = try? BrokeredLoginKind.stored(profile: profile, in: vault) else { return false }
+        return broker(of: kind).hasFreshToken(profile: profile, in: vault, at: path)
+    }
+
+    package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {
+        guard let kind = try BrokeredLoginKind.stored(profile: profile, in: vault) else { return .failure(.notLoggedIn) }
+        return try broker(of: kind).token(profile: profile, refused: refused, in: vault, at: path)
+    }
+
+    package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
+        let kind = try BrokeredLoginKind(login: login)
+        if let old = try BrokeredLoginKind.stored(profile: profile, in: vault), old != kind {
+            try removeSession(of: old, profile: profile, in: vault, at: path)
+        }
+        try broker(of: kind).keep(login, profile: profile, in: vault, at: path, owner: owner)
+    }
+
+    package func end(profile: String, in vault: Vault, at path: String) throws(CofferError) -> Result<Int, TokenFailure> {
+        guard let kind = try BrokeredLoginKind.stored(profile: profile, in: vault) else { return .success(0) }
+        return try broker(of: kind).end(profile: profile, in: vault, at: path)
+    }
+
+    private func broker(of kind: BrokeredLoginKind) -> any TokenBroker {
+        switch kind {
+        case .openID: openID
+        case .mobileBackend: mobileBackend
+        }
+    }
+
+    private func removeSession(of kind: BrokeredLoginKind, profile: String, in vault: Vault, at path: String) throws(CofferError) {
+        switch kind {
+        case .openID: try openID.removeSession(profile: profile, in: vault, at: path)
+        case .mobileBackend: try mobileBackend.removeSession(profile: profile, in: vault, at: path)
+        }
+    }
+}
