@@ -39,7 +39,8 @@ package enum BrokeredLoginKind: Int, Sendable, CaseIterable {
     /// program's.
     static func allowedPrograms(in bytes: SecureBytes) throws(CofferError) -> [Program] {
         let data = bytes.withUnsafeBytes { Data($0) }
-        guard let paths = (try? JSONDecoder.sessions.decode(AllowedProbe.self, from: data))?.allowed ?? [], paths.count <= maxAllowed else {
+        let paths = (try? JSONDecoder.sessions.decode(AllowedProbe.self, from: data))?.allowed ?? []
+        guard paths.count <= maxAllowed else {
             throw .invalidArgument(reason: "a login names at most \(maxAllowed) programs")
         }
         return try paths.map { path throws(CofferError) in try Program(executablePath: Array(path.utf8)) }

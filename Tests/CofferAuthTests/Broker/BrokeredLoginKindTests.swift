@@ -90,4 +90,27 @@ final class BrokeredLoginKindTests: XCTestCase {
         XCTAssertNil(try BrokeredLoginKind.stored(profile: "hub", in: vault))
         XCTAssertTrue(try vault.items(matching: ItemQuery()).isEmpty)
     }
+
+    /// The programs a login names (`AgentTokenBroker(_:allowing:)`; `coffer login` names `coffer`)
+    /// go on its settings item's access list, the owner being the program that handed it over,
+    /// for either kind; more than eight, or a path that is not absolute, is
+    /// ``CofferError/invalidArgument(reason:)``, and nothing is stored.
+    func testTheProgramsALoginNamesGoOnItsAccessList() throws {
+        let owner = try Program(executablePath: Array("/usr/bin/coffer-auth".utf8))
+        let vault = try vault()
+        let backend = try BrokeredBackendLogin(backend: Self.backend, session: Self.session(), allowed: ["/usr/bin/coffer"]).encoded()
+        try BrokeredBackendLogin.keep(backend, profile: "hub", in: vault, owner: owner)
+        let access = try XCTUnwrap(try vault.access(for: BrokeredSessions.settingsID(profile: "hub")))
+        XCTAssertEqual(access.owner, owner)
+        XCTAssertEqual(access.allowed, [try Program(executablePath: Array("/usr/bin/coffer".utf8))])
+
+        for allowed in [(0..<9).map { "/usr/bin/tool\($0)" }, ["coffer"]] {
+            let login = try BrokeredBackendLogin(backend: Self.backend, session: Self.session(), allowed: allowed).encoded()
+            XCTAssertEqual(try BrokeredLoginKind(login: login), .mobileBackend)
+            XCTAssertThrowsError(try BrokeredBackendLogin.keep(login, profile: "other", in: vault, owner: owner), "\(allowed)") { error in
+                guard case CofferError.invalidArgument = error else { return XCTFail("\(allowed): \(error)") }
+            }
+            XCTAssertNil(try BrokeredLoginKind.stored(profile: "other", in: vault), "nothing stored for \(allowed)")
+        }
+    }
 }
