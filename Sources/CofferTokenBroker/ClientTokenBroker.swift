@@ -31,9 +31,9 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
         self.configuration = configuration
     }
 
-    package func hasFreshToken(profile: String, in vault: Vault, at path: String) -> Bool {
-        guard let client = try? client(profile: profile, in: vault, at: path) else { return false }
-        return Self.wait { await client.hasFreshToken() }
+    package func freshToken(profile: String, in vault: Vault, at path: String) -> BrokeredToken? {
+        guard let client = try? client(profile: profile, in: vault, at: path) else { return nil }
+        return Self.wait { await client.freshToken() }
     }
 
     package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {

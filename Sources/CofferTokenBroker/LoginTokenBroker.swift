@@ -16,9 +16,9 @@ package final class LoginTokenBroker: TokenBroker {
         mobileBackend = ClientTokenBroker(configuration: configuration)
     }
 
-    package func hasFreshToken(profile: String, in vault: Vault, at path: String) -> Bool {
-        guard let kind = try? BrokeredLoginKind.stored(profile: profile, in: vault) else { return false }
-        return broker(of: kind).hasFreshToken(profile: profile, in: vault, at: path)
+    package func freshToken(profile: String, in vault: Vault, at path: String) -> BrokeredToken? {
+        guard let kind = try? BrokeredLoginKind.stored(profile: profile, in: vault) else { return nil }
+        return broker(of: kind).freshToken(profile: profile, in: vault, at: path)
     }
 
     package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {

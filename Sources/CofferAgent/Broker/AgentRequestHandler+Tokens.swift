@@ -18,8 +18,11 @@ extension AgentRequestHandler {
                 case .absent: return .tokenFailure(.notLoggedIn)
                 case .allowed(let decision):
                     // A refresh may take the provider's time: on a thread where waiting holds up no other client.
-                    guard asking || (refused == nil && broker.hasFreshToken(profile: profile, in: vault, at: path)) else { return nil }
-                    switch try broker.token(profile: profile, refused: refused, in: vault, at: path) {
+                    let fresh = refused == nil ? broker.freshToken(profile: profile, in: vault, at: path) : nil
+                    guard asking || fresh != nil else { return nil }
+                    let result: Result<BrokeredToken, TokenFailure>
+                    if let fresh { result = .success(fresh) } else { result = try broker.token(profile: profile, refused: refused, in: vault, at: path) }
+                    switch result {
                     case .failure(let failure): return .tokenFailure(failure)
                     case .success(let token):
                         try gate.record(.token, item: Self.auditItem(profile: profile, scope: token.scope), in: vault, by: program, decision: decision)

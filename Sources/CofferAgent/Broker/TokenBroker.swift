@@ -9,9 +9,10 @@ import Coffer
 /// Every method is called on an agent worker thread and may block it for as long as the
 /// provider takes (bounded by the client's timeouts).
 package protocol TokenBroker: Sendable {
-    /// Whether ``token(profile:refused:in:at:)`` would answer now without the network: the
-    /// held access token is valid. `false` when unsure.
-    func hasFreshToken(profile: String, in vault: Vault, at path: String) -> Bool
+    /// The held access token of the login `profile` when it is valid, so that
+    /// ``token(profile:refused:in:at:)`` would answer it without the network; `nil` when it is
+    /// not, or when unsure. Never uses the network.
+    func freshToken(profile: String, in vault: Vault, at path: String) -> BrokeredToken?
 
     /// A valid access token of the login `profile`: the held one, or one refreshed once for
     /// every concurrent caller, its rotated refresh token stored durably in `vault` before this

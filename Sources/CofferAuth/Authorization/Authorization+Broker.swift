@@ -52,10 +52,12 @@ extension Authorization: BrokeredClient {
     // MARK: The broker, in the agent
 
     /// Whether ``brokeredToken(refusing:)`` would answer without the network.
-    package func hasFreshToken() -> Bool {
+    package func freshToken() -> BrokeredToken? {
         if case .unloaded = state { _ = try? loadStoredSession() }
-        guard case .session(let session) = state, session.isUsable(at: now, leeway: leeway), let token = session.token else { return false }
-        return token.headerValue != refusedHeaderValue
+        guard case .session(let session) = state, session.isUsable(at: now, leeway: leeway), let token = session.token,
+              token.headerValue != refusedHeaderValue
+        else { return nil }
+        return brokered(token)
     }
 
     /// A valid access token for a program that asked the agent: ``accessToken()``, which renews
@@ -64,8 +66,12 @@ extension Authorization: BrokeredClient {
     package func brokeredToken(refusing refused: String?) async throws(AuthError) -> BrokeredToken {
         if case .unloaded = state { try loadStoredSession() }
         if let refused, let current = state.token, current.value == refused { discardRefusedToken(current.headerValue) }
-        let token = try await accessToken()
-        return BrokeredToken(token, scope: backend.scope, apiOrigins: OpenIDClient.origin(of: backend.baseURL).map { [$0] } ?? [])
+        return brokered(try await accessToken())
+    }
+
+    /// `token` as the agent hands it out: the backend's scope, and its origin alone.
+    private func brokered(_ token: AccessToken) -> BrokeredToken {
+        BrokeredToken(token, scope: backend.scope, apiOrigins: OpenIDClient.origin(of: backend.baseURL).map { [$0] } ?? [])
     }
 }
 

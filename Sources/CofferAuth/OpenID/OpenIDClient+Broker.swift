@@ -69,9 +69,11 @@ extension OpenIDClient: BrokeredClient {
     // MARK: The broker, in the agent
 
     /// Whether ``brokeredToken(refusing:)`` would answer without the network.
-    package func hasFreshToken() -> Bool {
-        guard let session = try? session(), let token = session.accessToken else { return false }
-        return session.hasUsableToken(at: now, leeway: configuration.leeway) && token.value != refusedAccessToken
+    package func freshToken() -> BrokeredToken? {
+        guard let session = try? session(), let token = session.accessToken,
+              session.hasUsableToken(at: now, leeway: configuration.leeway), token.value != refusedAccessToken
+        else { return nil }
+        return BrokeredToken(token, scope: session.scope, apiOrigins: session.apiOrigins)
     }
 
     /// A valid access token for a program that asked the agent: ``accessToken()``, which
