@@ -18,8 +18,11 @@ final class ShareCommandTests: CLITestCase, BrokerLogins {
     /// the share hands that client no token: `unshare` returns once the refresh is done, and the
     /// client's `coffer token` fails with nothing printed. The agent kept the rotation: the next
     /// `coffer token` here has a token with no other refresh.
+    ///
+    /// The provider holds the refresh 12 s, longer than `unshare` once waited for the agent's
+    /// answer (10 s), and shorter than the agent's HTTP timeout (30 s): `unshare` waits for it.
     func testAProfilesShareEndedMidRefreshHandsOutNoToken() async throws {
-        let delay = 2 * TestTiming.scale
+        let delay = 12
         server = try provider(["--refresh-delay", "\(delay)"])
         try initVault()
         try startAgent()

@@ -103,7 +103,9 @@ extension AgentCommand {
     /// Sends a share or unshare request to the agent, turning each way it can fail into the
     /// command's error.
     static func send(_ request: AgentRequest, vault: String?) throws {
-        let client = AgentClient(path: try socketPath(), timeout: .seconds(10))
+        // An unshare waits for a refresh under way through the share to be stored, which the
+        // agent's HTTP client bounds at 30 s (ClientConfiguration.requestTimeout).
+        let client = AgentClient(path: try socketPath(), timeout: .seconds(60))
         let reply: AgentReply
         do throws(AgentSocket.Unreachable) {
             reply = try client.send(request)
