@@ -19,6 +19,7 @@ torture:
 bench:
 	scripts/bootstrap.sh test
 	swift build -c release --product coffer
+	swift build -c release --product CofferCommands
 	swift build -c release --product coffer-agent
 	dbus-run-session -- scripts/with-secret-service.sh swift run -c release coffer-bench all
 

@@ -25,7 +25,7 @@ let package = Package(
         .library(name: "CofferConformance", targets: ["CofferConformance"]),
         .library(name: "CofferAuth", targets: ["CofferAuth"]),
         .library(name: "CofferDevBackend", targets: ["CofferDevBackend"]),
-        .executable(name: "coffer", targets: ["CofferCLI"]),
+        .executable(name: "coffer", targets: ["CofferFront"]),
         // The agent (`coffer agent start` runs it): the vaults it holds, the Secret Service, the token broker.
         .executable(name: "coffer-agent", targets: ["coffer-agent"]),
         .executable(name: "coffer-auth", targets: ["coffer-auth"]),
@@ -34,6 +34,10 @@ let package = Package(
         // git's and docker's credential helpers on the vault.
         .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
         .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
+        // The full programs behind the thin `coffer`, git-credential-coffer and
+        // docker-credential-coffer, loaded only for what those do not answer themselves
+        // (docs/performance.md, "The thin front programs"). Not for linking.
+        .library(name: "CofferCommands", type: .dynamic, targets: ["CofferCLI", "GitCredentialHelper", "DockerCredentialHelper"]),
     ],
     traits: [
         .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
@@ -90,12 +94,15 @@ let package = Package(
         // agent, the browser, the tests' children): absolute path, listed environment, named
         // descriptors only, a process group of its own, bounded output, typed endings.
         .target(name: "CofferProcess", dependencies: ["CofferBase", "CLinux"]),
-        .target(name: "Coffer", dependencies: ["CofferBase", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
+        // The agent protocol's frames, socket and path checks without Foundation: what the thin
+        // front programs (coffer, the credential helpers) need to ask the agent.
+        .target(name: "CofferAgentWire", dependencies: ["CofferBase"]),
+        .target(name: "Coffer", dependencies: ["CofferBase", "CofferAgentWire", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its server and the vaults it holds.
         // Identity/ tells which program each caller is (pidfds through CLinux); Prompts/ is the
         // prompter protocol (the `--prompter` command) and the pinentry prompter's Assuan client.
-        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferBase", "CofferProcess", "CLinux"]),
+        .target(name: "CofferAgent", dependencies: ["Coffer", "CofferAgentWire", "CofferBase", "CofferProcess", "CLinux"]),
         // The agent's token broker: the OpenID logins it holds, refreshed in the agent's process
         // (CofferAgent's TokenBroker on CofferAuth's OpenIDClient). Only the agent's daemon needs it.
         .target(name: "CofferTokenBroker", dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase"]),
@@ -139,15 +146,21 @@ let package = Package(
         // What the executables share: vault options, unlocking, descriptors, streams, exit statuses.
         .target(
             name: "CofferCommandLine",
-            dependencies: ["Coffer", "CofferAgent", "CofferBase", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        // `coffer` links no networking: its login and dev-backend commands run the two executables
-        // below, and `coffer agent start` runs coffer-agent.
-        // The `coffer` command (product `coffer`); its folder is CofferCLI, since a folder or module
-        // named `coffer` beside `Coffer` is one folder on macOS's and Windows's file systems.
-        .executableTarget(
+            dependencies: ["Coffer", "CofferAgent", "CofferAgentWire", "CofferBase", "CofferThinClient", "CLinux", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+        // What the thin front programs share: the agent over CofferAgentWire, their strict command
+        // lines, and loading the full program (FullProgram). No Foundation.
+        .target(name: "CofferThinClient", dependencies: ["CofferAgentWire", "CofferBase", "CLinux"]),
+        // The thin `coffer` (product `coffer`): it answers get, delete and token through the agent
+        // itself and loads CofferCLI (in libCofferCommands.so) for everything else. Its folder is
+        // not `coffer`, since a folder or module named `coffer` beside `Coffer` is one folder on
+        // macOS's and Windows's file systems.
+        .executableTarget(name: "CofferFront", dependencies: ["CofferAgentWire", "CofferThinClient"]),
+        // The `coffer` command in full. It links no networking: its login and dev-backend commands
+        // run the two executables below, and `coffer agent start` runs coffer-agent.
+        .target(
             name: "CofferCLI",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferBase", "CofferCommandLine", "CofferProcess",
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferBase", "CofferCommandLine", "CofferProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         // The agent's daemon: `coffer agent start` runs it, so that only it links the Secret
@@ -155,7 +168,7 @@ let package = Package(
         .executableTarget(
             name: "coffer-agent",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferCommandLine", "CofferSecretServiceProvider", "CofferTokenBroker",
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferCommandLine", "CofferSecretServiceProvider", "CofferTokenBroker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -173,17 +186,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
-        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or unlock), no networking.
-        .executableTarget(
-            name: "git-credential-coffer",
+        // git's and docker's credential helpers in full: the vault through CofferCommandLine (agent or
+        // unlock), no networking; and their thin executables, which answer `get` through the agent.
+        .target(
+            name: "GitCredentialHelper",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        .executableTarget(
-            name: "docker-credential-coffer",
+        .target(
+            name: "DockerCredentialHelper",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+        .executableTarget(name: "git-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
+        .executableTarget(name: "docker-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferBase", "CSodium", "CSQLite", "CLibSecret", "CofferAuth", "CofferDevBackend",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "JWTKit", package: "jwt-kit", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
@@ -191,11 +207,11 @@ let package = Package(
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
         .executableTarget(
             name: "coffer-fuzz",
-            dependencies: ["Coffer", "CofferAgent", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
+            dependencies: ["Coffer", "CofferAgent", "CofferAgentWire", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9, peers of
         // the agent, a resolver running as another user).
-        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer", "CofferAgent"], path: "Tests/coffer-test-helper"),
+        .executableTarget(name: "coffer-test-helper", dependencies: ["Coffer", "CofferAgent", "CofferAgentWire"], path: "Tests/coffer-test-helper"),
         // What every test target shares: child processes, temporary folders, a test clock,
         // a quiet logger, the Secret Service test environment.
         .target(
@@ -209,24 +225,24 @@ let package = Package(
         .testTarget(
             name: "CofferTests",
             dependencies: [
-                "Coffer", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport",
+                "Coffer", "CofferAgentWire", "CSodium", "CSQLite", "coffer-test-helper", "CofferConformance", "CofferTestSupport",
                 // The login keychain's tests run the built agent.
-                .target(name: "CofferCLI", condition: tools), .target(name: "coffer-agent", condition: tools),
+                .target(name: "CofferCLI", condition: tools), .target(name: "CofferFront", condition: tools), .target(name: "coffer-agent", condition: tools),
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
         // The identity tests run coffer-test-helper as a peer.
-        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
+        .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferAgentWire", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferSecretServiceProviderTests",
-            dependencies: ["CofferSecretServiceProvider", "CofferAgent", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),
+            dependencies: ["CofferSecretServiceProvider", "CofferAgent", "CofferAgentWire", "Coffer", "CofferBase", "CofferTestSupport", "CGio"], exclude: ["Fixtures"]),
         .testTarget(
             name: "CofferAuthTests",
             dependencies: [
                 "CofferAuth", "CofferBase", "CofferDevBackend", "CofferTestSupport",
                 // The token broker's tests run the built agent.
-                .target(name: "CofferCLI", condition: tools), .target(name: "coffer-agent", condition: tools),
+                .target(name: "CofferCLI", condition: tools), .target(name: "CofferFront", condition: tools), .target(name: "coffer-agent", condition: tools),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: tools),
                 .product(name: "Crypto", package: "swift-crypto", condition: tools),
                 .product(name: "CryptoExtras", package: "swift-crypto", condition: tools),
@@ -256,7 +272,8 @@ let package = Package(
         .testTarget(
             name: "CofferCLITests",
             dependencies: [
-                "CofferCLI", "coffer-agent", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer", "Coffer", "CofferAgent",
+                "CofferCLI", "CofferFront", "coffer-agent", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer",
+                "GitCredentialHelper", "DockerCredentialHelper", "Coffer", "CofferAgent", "CofferAgentWire", "CofferThinClient",
                 "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
             ],
             exclude: ["Fixtures"]),

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 if [ -z "${COFFER_BIN:-}" ]; then
     scripts/bootstrap.sh build
     # `coffer login` and `coffer dev-backend` run the two executables beside coffer.
-    for product in coffer coffer-auth coffer-dev-backend; do swift build --product "$product" >/dev/null; done
+    for product in coffer CofferCommands coffer-auth coffer-dev-backend; do swift build --product "$product" >/dev/null; done
     COFFER_BIN="$(swift build --show-bin-path)/coffer"
 fi
 

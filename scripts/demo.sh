@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 scripts/bootstrap.sh build
 echo "Building coffer..."
+swift build --product CofferCommands 2>&1 | tail -n 1
 swift build --product coffer 2>&1 | tail -n 1
 coffer="$(swift build --show-bin-path)/coffer"
 

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" != --prebuilt ]; then
-    for product in coffer coffer-auth coffer-dev-backend git-credential-coffer docker-credential-coffer; do
+    for product in coffer coffer-auth coffer-dev-backend git-credential-coffer docker-credential-coffer CofferCommands; do
         swift build --product "$product" >/dev/null
     done
 fi

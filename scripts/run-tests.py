@@ -95,9 +95,10 @@ def read_durations(path):
     return durations
 
 
-# The programs tests run as another uid (setpriv), and the programs those run from their folder.
+# The programs tests run as another uid (setpriv), the programs those run from their folder, and
+# the library the thin coffer and credential helpers load for what they do not answer themselves.
 SHARED_PROGRAMS = ["coffer", "coffer-agent", "coffer-auth", "coffer-dev-backend", "coffer-test-helper",
-                   "git-credential-coffer", "docker-credential-coffer"]
+                   "git-credential-coffer", "docker-credential-coffer", "libCofferCommands.so"]
 
 
 def reachable_by_others(path):

@@ -10,6 +10,7 @@ source scripts/leftovers.sh
 
 scripts/bootstrap.sh test
 swift build --product coffer
+swift build --product CofferCommands
 swift build --product coffer-agent
 swift build --product coffer-test-helper
 exec python3 scripts/torture --coffer "$(swift build --show-bin-path)/coffer" "$@"

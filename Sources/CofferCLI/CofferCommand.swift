@@ -3,7 +3,6 @@ import Coffer
 import CofferCommandLine
 import Foundation
 
-@main
 struct CofferCommand: AsyncParsableCommand, CofferRoot {
     static let configuration = CommandConfiguration(
         commandName: "coffer",

@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 
 extension CLIError {
     /// An agent that cannot be reached: ``ExitStatus/insecurePermissions`` when what answers is

@@ -1,3 +1,4 @@
+import CofferThinClient
 import ArgumentParser
 import Foundation
 

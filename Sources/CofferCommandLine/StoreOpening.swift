@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferAgentWire
 import Foundation
 
 /// A root command of Coffer's tools: the vault and store options every subcommand shares.

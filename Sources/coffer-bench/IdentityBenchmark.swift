@@ -1,5 +1,6 @@
 import Coffer
 import CofferAgent
+import CofferAgentWire
 import Foundation
 import Glibc
 

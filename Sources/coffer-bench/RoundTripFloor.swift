@@ -1,4 +1,5 @@
 @_spi(Benchmarks) import Coffer
+import CofferAgentWire
 import Foundation
 
 /// The floor under the agent's round trip, measured in the same run: another process that

@@ -1,5 +1,6 @@
 import Coffer
 import CofferAgent
+import CofferAgentWire
 
 extension FuzzTarget {
     /// A frame body the agent reads from its socket (docs/agent.md): any bytes must give a

@@ -1,5 +1,6 @@
 import Coffer
 import CofferAgent
+import CofferAgentWire
 import Foundation
 
 /// The binary seeds, made by the store's own encoder so they stay valid as the format is:

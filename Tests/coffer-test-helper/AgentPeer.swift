@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 import Glibc
 
 /// A process that connects to a Unix socket, for the tests that tell which program a peer is:

@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 import Foundation
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Glibc
 
 /// Sends requests to the agent: over the process's kept connection when it has one to this agent
@@ -18,7 +19,7 @@ package struct AgentClient: Sendable {
         if let reply = try KeptAgentConnection.send(request, to: path, timeout: timeout) { return reply }
         let descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         defer { close(descriptor) }
-        try checkPeer(descriptor)
+        try AgentSocket.checkPeer(descriptor, path: path)
         // An agent that will not serve this connection (busy) answers and closes at once, maybe
         // before the request is written: its reply still says why.
         let written = AgentSocket.write(request.message, to: descriptor)
@@ -30,20 +31,6 @@ package struct AgentClient: Sendable {
             return try AgentReply(message, to: request)
         } catch {
             throw .broken("the agent's reply breaks the protocol: \(error)")
-        }
-    }
-
-    /// Before any byte goes out (a request may carry a passphrase): the process that accepted is
-    /// this user's (`SO_PEERCRED`), and the socket's folder is private with safe folders above it.
-    func checkPeer(_ descriptor: Int32) throws(AgentSocket.Unreachable) {
-        guard let uid = AgentSocket.peerUID(descriptor) else { throw .untrusted("cannot tell who serves \(path): nothing sent") }
-        guard uid == geteuid() else {
-            throw .untrusted("the process at \(path) runs as uid \(uid), not as this user: it is not your agent, and nothing was sent to it")
-        }
-        do throws(CofferError) {
-            try RuntimeFolder.checkPrivate(AgentSocket.folder(of: path))
-        } catch {
-            throw .untrusted("\(error); nothing was sent to the agent at \(path)")
         }
     }
 }

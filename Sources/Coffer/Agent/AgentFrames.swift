@@ -1,3 +1,4 @@
+import CofferAgentWire
 import CofferBase
 import Glibc
 

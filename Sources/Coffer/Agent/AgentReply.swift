@@ -1,3 +1,4 @@
+import CofferAgentWire
 import CofferBase
 import Foundation
 
@@ -20,14 +21,8 @@ package enum AgentReply: Sendable {
     /// Why a token request got no token.
     case tokenFailure(TokenFailure)
 
-    enum Kind: UInt8 {
-        case ok = 0x80, error = 0x81, notHeld = 0x82, tokenFailure = 0x83
-    }
-
-    enum Tag: UInt8 {
-        case record = 0x03, code = 0x20, text = 0x21, path = 0x22, secret = 0x23, count = 0x24, agent = 0x25, heldVault = 0x26, holdFailure = 0x27
-        case secretService = 0x28, accessToken = 0x29, tokenTerms = 0x2A, scope = 0x2B, apiOrigin = 0x2C
-    }
+    typealias Kind = AgentReplyKind
+    typealias Tag = AgentReplyTag
 
     package var message: AgentMessage {
         func ok(_ fields: [(Tag, [UInt8])]) -> AgentMessage {

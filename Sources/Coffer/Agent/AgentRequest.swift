@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Foundation
 
 /// What a client asks the agent (docs/agent.md, section 3).
@@ -36,18 +37,8 @@ package enum AgentRequest: Sendable {
     /// End the login `profile`: revoke its refresh token at the provider, and remove it.
     case endLogin(vault: String, profile: String)
 
-    enum Kind: UInt8 {
-        case ping = 0x01, status = 0x02, unlock = 0x03, lock = 0x04, stop = 0x05, holds = 0x06, identify = 0x07
-        case share = 0x08, unshare = 0x09
-        case set = 0x10, item = 0x11, secret = 0x12, remove = 0x13, items = 0x14, removeAll = 0x15
-        case token = 0x16, keepLogin = 0x17, endLogin = 0x18
-    }
-
-    enum Tag: UInt8 {
-        case vault = 0x01, id = 0x02, record = 0x03, queryClass = 0x04, queryService = 0x05, queryAccount = 0x06
-        case queryAttribute = 0x07, credentialKind = 0x08, credential = 0x09, lifetime = 0x0A, all = 0x0B
-        case socket = 0x0C, program = 0x0D, readWrite = 0x0E, profile = 0x0F, refused = 0x10, login = 0x11
-    }
+    typealias Kind = AgentRequestKind
+    typealias Tag = AgentRequestTag
 
     /// The longest lifetime an unlock may ask for: a week.
     package static let maxLifetime: UInt32 = 604_800
@@ -224,8 +215,7 @@ package enum AgentRequest: Sendable {
 
     /// An item's identity on the wire: `class || u32be(len) || service || u32be(len) || account`.
     package static func encode(_ id: ItemID) -> [UInt8] {
-        [id.itemClass.rawValue] + bigEndian(UInt32(id.service.utf8.count)) + Array(id.service.utf8)
-            + bigEndian(UInt32(id.account.utf8.count)) + Array(id.account.utf8)
+        AgentItemName.encode(itemClass: id.itemClass.rawValue, service: id.service, account: id.account)
     }
 
     static func decodeID(_ bytes: [UInt8]) -> ItemID? {

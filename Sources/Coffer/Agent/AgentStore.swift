@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Foundation
 
 /// A vault the agent holds unlocked, used as any ``CredentialStore``: each call is one request

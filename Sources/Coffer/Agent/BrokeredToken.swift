@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Foundation
 
 /// An access token the agent hands out for a login it holds (docs/agent.md, "The token

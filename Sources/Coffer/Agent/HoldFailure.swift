@@ -1,3 +1,4 @@
+import CofferAgentWire
 /// A vault that `agent start --hold` could not open, as status reports it: its path and the
 /// one-line reason (never a secret).
 package struct HoldFailure: Sendable, Hashable {

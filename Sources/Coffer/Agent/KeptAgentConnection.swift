@@ -1,3 +1,4 @@
+import CofferAgentWire
 import CofferBase
 import Glibc
 
@@ -28,7 +29,6 @@ package enum KeptAgentConnection {
     /// ``open(path:timeout:reserved:)``, saying why nothing is kept.
     package static func connect(path: String, timeout: Duration, reserved: [Int32] = []) throws(AgentSocket.Unreachable) {
         close()
-        let client = AgentClient(path: path, timeout: timeout)
         var descriptor = try AgentSocket.connect(path: path, timeout: timeout)
         if reserved.contains(descriptor), let highest = reserved.max() {
             let moved = fcntl(descriptor, F_DUPFD_CLOEXEC, highest + 1)
@@ -37,7 +37,7 @@ package enum KeptAgentConnection {
             descriptor = moved
         }
         do throws(AgentSocket.Unreachable) {
-            try client.checkPeer(descriptor)
+            try AgentSocket.checkPeer(descriptor, path: path)
             guard case .agent = try exchange(.identify, over: descriptor, timeout: timeout) else {
                 throw .broken("the agent did not identify this process")
             }

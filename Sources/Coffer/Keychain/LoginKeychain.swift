@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Foundation
 
 /// The user's login keychain: the login vault, held unlocked by the user's agent (`pam_coffer.so`

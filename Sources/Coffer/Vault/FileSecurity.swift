@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Glibc
 
 /// Permission rules for vault files, key files and their folders.
@@ -13,15 +14,7 @@ enum FileSecurity {
     /// The path with every symbolic link resolved. Throws ``CofferError/vaultNotFound(path:)``
     /// when nothing is there.
     static func realPath(of path: String) throws(CofferError) -> String {
-        guard let resolved = realpath(path, nil) else {
-            if errno == ENOENT || errno == ENOTDIR { throw .vaultNotFound(path: path) }
-            throw .storageUnavailable(reason: "cannot resolve \(path): \(describeErrno())")
-        }
-        defer { free(resolved) }
-        guard let text = String(validatingCString: resolved) else {
-            throw .invalidArgument(reason: "the real path of \(path) is not valid UTF-8")
-        }
-        return text
+        do { return try PathSafety.realPath(of: path) } catch { throw CofferError(error) }
     }
 
     /// Opens an existing file for reading without following a symbolic link and without
@@ -65,20 +58,7 @@ enum FileSecurity {
     }
 
     static func checkFolder(at path: String) throws(CofferError) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT { throw .vaultNotFound(path: path) }
-            throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
-        }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw .insecurePermissions(path: path, reason: "not a folder")
-        }
-        guard info.st_uid == geteuid() || info.st_uid == 0 else {
-            throw .insecurePermissions(path: path, reason: "owned by another user")
-        }
-        guard info.st_mode & 0o022 == 0 || info.st_mode & S_ISVTX != 0 else {
-            throw .insecurePermissions(path: path, reason: "writable by others")
-        }
+        do { try PathSafety.checkFolder(at: path) } catch { throw CofferError(error) }
     }
 
     /// Checks the files SQLite has open for the database at `path` (the file, its -wal and its
@@ -144,10 +124,7 @@ enum FileSecurity {
         close(descriptor)
     }
 
-    static func parentFolder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
+    static func parentFolder(of path: String) -> String { PathSafety.parentFolder(of: path) }
 
     /// Whether `path` lies on a file system mounted read-only (`ST_RDONLY`).
     static func isOnReadOnlyMedia(_ path: String) -> Bool {
@@ -177,4 +154,16 @@ enum FileSecurity {
 /// The text of the current `errno`.
 func describeErrno() -> String {
     String(cString: strerror(errno))
+}
+
+extension CofferError {
+    /// The error for a path that fails one of ``PathSafety``'s checks.
+    init(_ problem: PathSafety.Problem) {
+        switch problem {
+        case .missing(let path): self = .vaultNotFound(path: path)
+        case .unavailable(let reason): self = .storageUnavailable(reason: reason)
+        case .insecure(let path, let reason): self = .insecurePermissions(path: path, reason: reason)
+        case .notUTF8(let path): self = .invalidArgument(reason: "the real path of \(path) is not valid UTF-8")
+        }
+    }
 }

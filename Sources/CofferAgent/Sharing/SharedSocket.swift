@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 import CofferBase
 import Foundation
 import Glibc

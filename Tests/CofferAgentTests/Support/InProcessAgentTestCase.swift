@@ -1,5 +1,6 @@
 import Coffer
 import CofferAgent
+import CofferAgentWire
 import CofferTestSupport
 import Foundation
 import Glibc

@@ -1,5 +1,6 @@
 import CofferAgent
 import Coffer
+import CofferAgentWire
 import CofferTestSupport
 import Foundation
 import XCTest

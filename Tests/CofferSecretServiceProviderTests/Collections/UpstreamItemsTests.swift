@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 @testable import CofferSecretServiceProvider
 import CofferTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import CofferAgentWire
 import Foundation
 @testable import Coffer
 import XCTest

@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 import CofferTestSupport
 import Foundation
 import Glibc

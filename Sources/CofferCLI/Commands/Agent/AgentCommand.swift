@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferAgent
+import CofferAgentWire
 import CofferBase
 import CofferCommandLine
 import CofferProcess

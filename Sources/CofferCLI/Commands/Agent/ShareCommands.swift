@@ -1,5 +1,6 @@
 import ArgumentParser
 import Coffer
+import CofferAgentWire
 import CofferBase
 import CofferCommandLine
 import Foundation

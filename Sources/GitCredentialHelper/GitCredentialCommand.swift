@@ -5,7 +5,6 @@ import Foundation
 
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).
-@main
 struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let configuration = CommandConfiguration(
         commandName: "git-credential-coffer",

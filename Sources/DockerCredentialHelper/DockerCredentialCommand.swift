@@ -6,7 +6,6 @@ import Foundation
 
 /// `docker-credential-coffer`: docker's credential helper on a Coffer vault
 /// (`"credsStore": "coffer"` in ~/.docker/config.json).
-@main
 struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let name = "docker-credential-coffer"
     /// The status of every error: docker's protocol has one, 1, and tells errors apart by their

@@ -1,34 +1,16 @@
 import CofferBase
-import Foundation
 import Glibc
 
 /// The agent's Unix socket: where it is, and frames over it, every wait bounded.
 package enum AgentSocket {
-    /// `$COFFER_AGENT_SOCKET`, else `agent.sock` in ``RuntimeFolder`` (created 0700). Its folder must be
-    /// the user's own and closed to others, and the path must fit a Unix socket address
-    /// (``maxPathBytes``): a longer one is refused with advice, never shortened behind the user's back.
-    package static func path(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CofferError) -> String {
-        let path: String
-        if let given = environment["COFFER_AGENT_SOCKET"], !given.isEmpty {
-            guard given.hasPrefix("/") else { throw .invalidArgument(reason: "$COFFER_AGENT_SOCKET must be an absolute path") }
-            _ = try RuntimeFolder.privateFolder(at: folder(of: given))
-            path = given
-        } else {
-            path = try RuntimeFolder.url(environment: environment).path + "/agent.sock"
-        }
-        guard path.utf8.count <= maxPathBytes else {
-            throw .invalidArgument(reason: """
-                the agent's socket path \(path) is \(path.utf8.count) bytes, and a Unix socket's is at most \(maxPathBytes): \
-                set $COFFER_AGENT_SOCKET (or $XDG_RUNTIME_DIR) to a shorter one
-                """)
-        }
-        return path
-    }
+    /// The socket's name in ``RuntimeFolderLocation``'s folder.
+    package static let fileName = "agent.sock"
 
     /// The longest socket path `sockaddr_un` holds: 108 bytes of `sun_path`, less the final NUL.
     package static let maxPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    static func folder(of path: String) -> String {
+    /// The folder that holds the socket at `path`.
+    package static func folder(of path: String) -> String {
         path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "/"
     }
 
@@ -49,6 +31,29 @@ package enum AgentSocket {
             case .noAgent: "no agent runs"
             case .stale(let reason), .broken(let reason), .untrusted(let reason): reason
             }
+        }
+    }
+
+    /// Where a client looks for the agent's socket: `$COFFER_AGENT_SOCKET` when it names an
+    /// absolute path, else ``fileName`` in ``RuntimeFolderLocation``'s folder. Creates and checks
+    /// nothing (``checkPeer(_:path:)`` checks what answers there); `nil` when there is no such place.
+    package static func expectedPath(environment: (String) -> String?) -> String? {
+        if let given = environment("COFFER_AGENT_SOCKET"), !given.isEmpty { return given.hasPrefix("/") ? given : nil }
+        return (try? RuntimeFolderLocation.resolve(environment: environment)).map { $0.folder + "/" + fileName }
+    }
+
+    /// Before any byte goes out (a request may carry a passphrase): the process that accepted on
+    /// `descriptor` is this user's (`SO_PEERCRED`), and the socket's folder is private with safe
+    /// folders above it (``PathSafety/checkPrivateFolder(_:)``).
+    package static func checkPeer(_ descriptor: Int32, path: String) throws(Unreachable) {
+        guard let uid = peerUID(descriptor) else { throw .untrusted("cannot tell who serves \(path): nothing sent") }
+        guard uid == geteuid() else {
+            throw .untrusted("the process at \(path) runs as uid \(uid), not as this user: it is not your agent, and nothing was sent to it")
+        }
+        do throws(PathSafety.Problem) {
+            try PathSafety.checkPrivateFolder(folder(of: path))
+        } catch {
+            throw .untrusted("\(error.description); nothing was sent to the agent at \(path)")
         }
     }
 
@@ -86,46 +91,8 @@ package enum AgentSocket {
         return peer.uid
     }
 
-    /// Listens at `path`, replacing a stale socket file (one nobody answers on); refuses when an
-    /// agent already answers there.
-    package static func listen(path: String) throws(CofferError) -> Int32 {
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            guard info.st_mode & S_IFMT == S_IFSOCK else { throw .invalidArgument(reason: "\(path) exists and is not a socket") }
-            let live: Int32?
-            do throws(Unreachable) {
-                live = try connect(path: path, timeout: .seconds(2))
-            } catch .stale {
-                live = nil
-                unlink(path)
-            } catch .noAgent {
-                live = nil
-            } catch {
-                throw .storageUnavailable(reason: "cannot check the socket at \(path)")
-            }
-            if let live {
-                close(live)
-                throw .invalidArgument(reason: "an agent already runs at \(path)")
-            }
-        }
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw .storageUnavailable(reason: "socket: \(describe(errno))") }
-        var address: sockaddr_un
-        do { address = try self.address(path) } catch { close(descriptor); throw .invalidArgument(reason: "the socket path is too long") }
-        let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        umask(previous)
-        guard bound == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
-            let reason = describe(errno)
-            close(descriptor)
-            throw .storageUnavailable(reason: "cannot listen at \(path): \(reason)")
-        }
-        return descriptor
-    }
-
-    private static func address(_ path: String) throws(Unreachable) -> sockaddr_un {
+    /// The `sockaddr_un` of `path`; throws when it does not fit.
+    package static func address(_ path: String) throws(Unreachable) -> sockaddr_un {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)

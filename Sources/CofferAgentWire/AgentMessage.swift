@@ -73,15 +73,18 @@ package struct AgentProtocolError: Error, Sendable, Hashable, CustomStringConver
     }
 }
 
-func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+/// `value`'s bytes, most significant first.
+package func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.bigEndian) { Array($0) }
 }
 
-func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+/// The big-endian `UInt32` at `offset` of `bytes` (which holds four bytes there).
+package func readUInt32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
     bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | UInt32($1) }
 }
 
-func readInteger<T: FixedWidthInteger>(_ bytes: [UInt8], as _: T.Type) -> T? {
+/// `bytes` as a big-endian integer of exactly its width; `nil` for another length.
+package func readInteger<T: FixedWidthInteger>(_ bytes: [UInt8], as _: T.Type) -> T? {
     guard bytes.count == MemoryLayout<T>.size else { return nil }
     return bytes.reduce(T.zero) { $0 << 8 | T($1) }
 }

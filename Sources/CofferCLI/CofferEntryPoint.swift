@@ -1,0 +1,7 @@
+import CofferCommandLine
+
+/// The `coffer` command's entry point in `libCofferCommands.so` (``LibraryEntryPoint``).
+@_cdecl("coffer_full_command")
+public func cofferMain() {
+    LibraryEntryPoint.run { await CofferCommand.main() }
+}

@@ -1,0 +1,61 @@
+import CofferBase
+import Glibc
+
+/// How a thin front program runs (docs/performance.md, "The thin front programs"): it answers
+/// the common requests the agent serves itself, with neither Foundation nor glib, gio,
+/// libsecret or libgcrypt loaded, and hands every other invocation, and every request the agent
+/// does not answer with success, to the full program (``FullProgram``) in the same process.
+package enum ThinProgram {
+    /// Runs `fastPath` on the command line's arguments (without the program's name) when they
+    /// are all UTF-8 and the standard streams are open; it returns the exit status of a request
+    /// it answered, or `nil` to hand the invocation on. Then runs the full program `full`.
+    package static func run(full: FullProgram, fastPath: ([String]) -> Int32?) -> Never {
+        if let arguments = utf8Arguments(), standardStreamsAreOpen() {
+            ProcessHardening.preventCrashOutput()
+            if let status = fastPath(Array(arguments.dropFirst())) { exit(status) }
+            ThinAgent.closeAll()
+        }
+        full.run()
+    }
+
+    /// The arguments, or `nil` when one is not UTF-8 (the full program refuses it).
+    private static func utf8Arguments() -> [String]? {
+        var arguments: [String] = []
+        for index in 0..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else { return nil }
+            arguments.append(argument)
+        }
+        return arguments
+    }
+
+    /// Whether descriptors 0, 1 and 2 are open: the full program handles a closed one, before any
+    /// socket could take its number.
+    private static func standardStreamsAreOpen() -> Bool {
+        (0...2).allSatisfy { fcntl(Int32($0), F_GETFD) != -1 }
+    }
+
+    /// The environment variable `name`, or `nil`.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).flatMap { String(validatingCString: $0) }
+    }
+
+    /// Writes all of `bytes` to stdout; on failure prints why and ends the process with status
+    /// 74 (`ExitStatus.outputFailed`), as the full program does.
+    package static func writeOutput(_ bytes: [UInt8], program: String) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else {
+                let reason = String(cString: strerror(errno))
+                let line = Array("\(program): cannot write the output: \(reason)\n".utf8)
+                _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress!, line.count) }
+                exit(outputFailedStatus)
+            }
+            offset += written
+        }
+    }
+
+    /// `ExitStatus.outputFailed` (checked equal by the tests).
+    package static let outputFailedStatus: Int32 = 74
+}

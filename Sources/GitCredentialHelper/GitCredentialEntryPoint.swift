@@ -1,0 +1,7 @@
+import CofferCommandLine
+
+/// git-credential-coffer's entry point in `libCofferCommands.so` (``LibraryEntryPoint``).
+@_cdecl("coffer_full_git_credential")
+public func gitCredentialCofferMain() {
+    LibraryEntryPoint.run { await GitCredentialCommand.main() }
+}
