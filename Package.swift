@@ -231,6 +231,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
+        .testTarget(name: "CofferThinClientTests", dependencies: ["CofferThinClient"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
         // The identity tests run coffer-test-helper as a peer.
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferAgentWire", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),

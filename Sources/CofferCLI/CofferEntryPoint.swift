@@ -2,6 +2,6 @@ import CofferCommandLine
 
 /// The `coffer` command's entry point in `libCofferCommands.so` (``LibraryEntryPoint``).
 @_cdecl("coffer_full_command")
-public func cofferMain() {
-    LibraryEntryPoint.run { await CofferCommand.main() }
+public func cofferMain(closedStandardStreams: Int32) {
+    LibraryEntryPoint.run(closedMask: closedStandardStreams) { await CofferCommand.main() }
 }

@@ -1,3 +1,4 @@
+import CofferThinClient
 import Dispatch
 import Glibc
 
@@ -5,9 +6,12 @@ import Glibc
 /// executable calls for everything it does not answer itself (docs/performance.md, "The thin
 /// front programs").
 package enum LibraryEntryPoint {
-    /// Runs `main` on the main actor, as an `@main` program does, then exits with status 0 (the
+    /// Records the standard descriptors the thin program found closed (`closedMask`, held on
+    /// /dev/null since: dispatch's own descriptors could take their numbers otherwise), runs
+    /// `main` on the main actor, as an `@main` program does, then exits with status 0 (the
     /// command exits by itself for any other status).
-    package static func run(_ main: @escaping @MainActor @Sendable () async -> Void) -> Never {
+    package static func run(closedMask: Int32, _ main: @escaping @MainActor @Sendable () async -> Void) -> Never {
+        StandardStreams.recordClosedAtStart(StandardDescriptors.descriptors(in: closedMask))
         Task { @MainActor in
             await main()
             exit(0)

@@ -1,3 +1,4 @@
+import CofferThinClient
 import Foundation
 import Glibc
 
@@ -15,14 +16,13 @@ package enum StandardStreams {
 
     /// Run first thing in `main`.
     package static func prepare() {
-        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
-            closedAtStart.insert(fd)
-            let placeholder = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
-            if placeholder >= 0, placeholder != fd {
-                dup2(placeholder, fd)
-                close(placeholder)
-            }
-        }
+        closedAtStart.formUnion(StandardDescriptors.holdClosed())
+    }
+
+    /// Records descriptors that the thin program found closed (and held on /dev/null) before it
+    /// loaded the full program (``LibraryEntryPoint``).
+    package static func recordClosedAtStart(_ closed: Set<Int32>) {
+        closedAtStart.formUnion(closed)
     }
 
     /// Writes all of `bytes` to stdout.

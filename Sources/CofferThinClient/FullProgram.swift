@@ -4,7 +4,8 @@ import Glibc
 /// executable, loaded into this process only when needed, so that the process stays the same
 /// program for the agent's access rules (its executable is still this one).
 package struct FullProgram: Sendable {
-    /// The library's entry point for this program (a `@_cdecl` function that never returns).
+    /// The library's entry point for this program: a `@_cdecl` function that takes the mask of
+    /// the standard descriptors found closed (``StandardDescriptors/mask(_:)``) and never returns.
     package let entryPoint: String
     /// The program's name in its error messages.
     package let name: String
@@ -19,14 +20,14 @@ package struct FullProgram: Sendable {
 
     /// Loads the library and runs the entry point; a library that cannot be loaded ends the
     /// process with status 70 (`ExitStatus.software`) and the loader's reason.
-    package func run() -> Never {
+    package func run(closedStandardStreams closed: Set<Int32>) -> Never {
         guard let folder = Self.executableFolder() else { fail("cannot find its own executable (/proc/self/exe)") }
         guard let library = dlopen(folder + "/" + Self.libraryName, RTLD_NOW | RTLD_LOCAL) else {
             fail("cannot load \(Self.libraryName): \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
         }
         guard let symbol = dlsym(library, entryPoint) else { fail("\(Self.libraryName) has no \(entryPoint)") }
-        let main = unsafeBitCast(symbol, to: (@convention(c) () -> Void).self)
-        main()
+        let main = unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self)
+        main(StandardDescriptors.mask(closed))
         fail("\(entryPoint) returned")
     }
 

@@ -7,15 +7,17 @@ import Glibc
 /// does not answer with success, to the full program (``FullProgram``) in the same process.
 package enum ThinProgram {
     /// Runs `fastPath` on the command line's arguments (without the program's name) when they
-    /// are all UTF-8 and the standard streams are open; it returns the exit status of a request
+    /// are all UTF-8 and the standard streams were open (a closed one is held on /dev/null, and the full
+    /// program reports it); it returns the exit status of a request
     /// it answered, or `nil` to hand the invocation on. Then runs the full program `full`.
     package static func run(full: FullProgram, fastPath: ([String]) -> Int32?) -> Never {
-        if let arguments = utf8Arguments(), standardStreamsAreOpen() {
+        let closed = StandardDescriptors.holdClosed()
+        if closed.isEmpty, let arguments = utf8Arguments() {
             ProcessHardening.preventCrashOutput()
             if let status = fastPath(Array(arguments.dropFirst())) { exit(status) }
             ThinAgent.closeAll()
         }
-        full.run()
+        full.run(closedStandardStreams: closed)
     }
 
     /// The arguments, or `nil` when one is not UTF-8 (the full program refuses it).
@@ -26,12 +28,6 @@ package enum ThinProgram {
             arguments.append(argument)
         }
         return arguments
-    }
-
-    /// Whether descriptors 0, 1 and 2 are open: the full program handles a closed one, before any
-    /// socket could take its number.
-    private static func standardStreamsAreOpen() -> Bool {
-        (0...2).allSatisfy { fcntl(Int32($0), F_GETFD) != -1 }
     }
 
     /// The environment variable `name`, or `nil`.

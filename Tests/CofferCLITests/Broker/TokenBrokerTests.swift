@@ -24,6 +24,10 @@ final class TokenBrokerTests: BrokerTestCase {
         let accessToken = token.stdoutText.trimmingCharacters(in: .newlines)
         let userinfo = try await server.userinfo(accessToken: accessToken)
         XCTAssertEqual(userinfo.status, 200, "the provider takes the token")
+        // The thin `coffer` answers it: none of Foundation, glib, gio, libsecret or libgcrypt loads.
+        let traced = try coffer(["token"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(traced.stdoutText, token.stdoutText, LoadedLibraries.stderrWithoutTracing(traced))
+        XCTAssertEqual(LoadedLibraries.heavy(in: traced), [])
 
         let json = try coffer(["token", "--json"])
         XCTAssertEqual(json.status, 0, json.stderrText)

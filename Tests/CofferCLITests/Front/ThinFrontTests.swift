@@ -1,0 +1,100 @@
+import CofferCommandLine
+import CofferTestSupport
+import CofferThinClient
+import Foundation
+import XCTest
+
+/// The thin front programs (issue 29): `coffer`, git-credential-coffer and docker-credential-coffer
+/// link none of Foundation, glib, gobject, gio, libsecret and libgcrypt; what the agent answers
+/// runs without loading them; everything else runs the full program from libCofferCommands.so in
+/// the same process, with the same output and exit statuses as before.
+final class ThinFrontTests: CLITestCase {
+    static let thinPrograms = ["coffer", "git-credential-coffer", "docker-credential-coffer"]
+
+    /// The executables' dynamic section names none of the heavy libraries (nor the full
+    /// programs' library), and they import no Foundation, GLib, libsecret or libgcrypt symbol:
+    /// `readelf -d` and `nm -D --undefined-only` on the built files.
+    func testTheThinProgramsLinkNoneOfTheHeavyLibraries() throws {
+        for program in Self.thinPrograms {
+            let path = BuiltProducts.executable(program).path
+            let dynamic = try ChildProcess.run("/usr/bin/readelf", ["-d", path])
+            XCTAssertEqual(dynamic.status, 0, dynamic.stderrText)
+            let needed = dynamic.stdoutText.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            XCTAssertFalse(needed.isEmpty, "\(program) is dynamically linked: \(dynamic.stdoutText)")
+            let heavy = needed.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }.filter(LoadedLibraries.isHeavy)
+            XCTAssertEqual(heavy, [], "\(program) links \(heavy)")
+
+            let symbols = try ChildProcess.run("/usr/bin/nm", ["-D", "--undefined-only", path])
+            XCTAssertEqual(symbols.status, 0, symbols.stderrText)
+            let imported = symbols.stdoutText.split(separator: "\n").compactMap { $0.split(separator: " ").last.map(String.init) }
+            XCTAssertFalse(imported.isEmpty)
+            let foreign = imported.filter {
+                $0.contains("10Foundation") || $0.contains("18FoundationEssentials") || $0.hasPrefix("g_") || $0.hasPrefix("secret_") || $0.hasPrefix("gcry_")
+            }
+            XCTAssertEqual(foreign, [], "\(program) imports \(foreign)")
+        }
+    }
+
+    /// Through the agent, `coffer get` and `coffer delete` initialise none of the heavy libraries
+    /// (the loader's own report, `LD_DEBUG=libs`), and answer as the full program does: the
+    /// secret exactly, then the item gone.
+    func testGetAndDeleteThroughTheAgentLoadNoneOfThem() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
+
+        let get = try coffer(["get", "mail", "ada"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(get.status, 0, LoadedLibraries.stderrWithoutTracing(get))
+        XCTAssertEqual(get.stdoutText, "first")
+        XCTAssertFalse(LoadedLibraries.names(in: get).isEmpty, "the loader reported")
+        XCTAssertEqual(LoadedLibraries.heavy(in: get), [])
+
+        let viaVaultOption = try coffer(["--vault", vault.path, "get", "--internet", "mail", "ada"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(viaVaultOption.exitStatus, .notFound, "an internet password of that name is another item")
+        XCTAssertEqual(LoadedLibraries.stderrWithoutTracing(viaVaultOption), "coffer: item not found\n")
+
+        let delete = try coffer(["delete", "mail", "ada"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(delete.status, 0, LoadedLibraries.stderrWithoutTracing(delete))
+        XCTAssertEqual(delete.stdoutText, "")
+        XCTAssertEqual(LoadedLibraries.heavy(in: delete), [])
+        assertFailure(try coffer(["get", "mail", "ada"]), status: .notFound, message: "item not found")
+        assertFailure(try coffer(["delete", "mail", "ada"]), status: .notFound, message: "item not found")
+    }
+
+    /// What the thin `coffer` does not answer runs the full program in the same process: with
+    /// no agent, `coffer get` loads libCofferCommands.so and Foundation (the positive control of
+    /// the test above) and opens the vault itself; an option the thin reading does not know
+    /// (`--json`) goes there too, through the agent.
+    func testEverythingElseRunsTheFullProgramInTheSameProcess() throws {
+        try initVaultWithItem()
+        let alone = try coffer(["get", "mail", "ada"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(alone.status, 0, LoadedLibraries.stderrWithoutTracing(alone))
+        XCTAssertEqual(alone.stdoutText, "first")
+        let loaded = LoadedLibraries.heavy(in: alone)
+        XCTAssertTrue(loaded.contains("libCofferCommands.so") && loaded.contains { $0.hasPrefix("libFoundation") }, "\(loaded)")
+
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
+        let json = try coffer(["get", "--json", "mail", "ada"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(json.status, 0, LoadedLibraries.stderrWithoutTracing(json))
+        XCTAssertTrue(LoadedLibraries.heavy(in: json).contains("libCofferCommands.so"))
+        let fields = try XCTUnwrap(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        XCTAssertEqual(fields["secret"] as? String, Data("first".utf8).base64EncodedString())
+    }
+
+    /// A closed standard output is the full program's to report (exit 74), even when the agent
+    /// holds the vault: the thin program opens no socket that could take descriptor 1.
+    func testAClosedStandardOutputIsReportedAsBefore() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
+        let closed = try shell(#""$COFFER" get mail ada >&-"#)
+        XCTAssertEqual(closed.exitStatus, .outputFailed, closed.stderrText)
+        XCTAssertEqual(closed.stderrText, "coffer: cannot write the output: standard output is closed\n")
+    }
+
+    /// The thin program's output failure status is the table's.
+    func testTheThinOutputFailureIsExitStatus74() {
+        XCTAssertEqual(ThinProgram.outputFailedStatus, ExitStatus.outputFailed.rawValue)
+    }
+}
