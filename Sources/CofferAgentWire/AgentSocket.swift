@@ -112,6 +112,14 @@ package enum AgentSocket {
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
+    /// Writes `request` on the connection `descriptor` and reads the reply frame, each bounded
+    /// by the socket's timeouts.
+    package static func exchange(_ request: AgentMessage, over descriptor: Int32) throws(Unreachable) -> AgentMessage {
+        guard write(request, to: descriptor) else { throw .broken("the agent did not take the request in time") }
+        guard let reply = read(from: descriptor) else { throw .broken("the agent did not answer (closed, timed out or sent a malformed reply)") }
+        return reply
+    }
+
     /// Writes `message` as one frame.
     package static func write(_ message: AgentMessage, to descriptor: Int32) -> Bool {
         var frame = message.frame

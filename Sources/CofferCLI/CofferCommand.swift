@@ -22,12 +22,13 @@ struct CofferCommand: AsyncParsableCommand, CofferRoot {
     @OptionGroup var network: NetworkOptions
 
     /// Hands a forwarded command (login, dev-backend…) to its executable, else runs the
-    /// command here (``CommandLineTool/run(_:arguments:)``).
-    static func main() async {
+    /// command here (``CommandLineTool/runToExit(_:onFailure:)``).
+    @MainActor
+    static func runFromLibrary() -> Never {
         if let invocation = ForwardedInvocation(Array(CommandLine.arguments.dropFirst())) {
             StandardStreams.prepare()
             do { try invocation.run() } catch { CommandLineTool.fail(error, Self.self) }
         }
-        await CommandLineTool.run(Self.self)
+        CommandLineTool.runToExit(Self.self)
     }
 }

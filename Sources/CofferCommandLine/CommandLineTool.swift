@@ -22,23 +22,69 @@ package enum CommandLineTool {
     package static func run<Root: ParsableCommand>(
         _ root: Root.Type, arguments: [String]? = nil, onFailure: ((Error) -> Never)? = nil
     ) async {
-        StandardStreams.prepare()
-        ProcessHardening.preventCrashOutput()
+        // Handed whole to runAsync below and never touched here again.
+        nonisolated(unsafe) let parsed = prepare(root, arguments: arguments, onFailure: onFailure)
         do {
-            try ArgumentEncoding.check()
-            // Handed whole to runAsync below and never touched here again.
-            nonisolated(unsafe) let parsed = try Root.parseAsRoot(arguments)
-            (parsed as? UsesAgentForItems)?.identifyToAgent(reserved: (parsed as? ReadsDescriptors)?.namedDescriptors ?? [])
-            ProcessHardening.makeNotDumpable()
-            if let reader = parsed as? ReadsDescriptors {
-                try DescriptorInput.prefetch(reader.namedDescriptors, vault: try? reader.vaultOptions?.url())
-            }
             if parsed is AsyncParsableCommand {
                 try await runAsync(parsed)
             } else {
                 var command = parsed
                 try command.run()
             }
+        } catch {
+            if let onFailure { onFailure(error) }
+            fail(error, Root.self)
+        }
+    }
+
+    /// ``run(_:arguments:onFailure:)`` from a synchronous entry point (``LibraryEntryPoint``), then
+    /// exits: the start-up steps and a synchronous command run on this thread with no task and no
+    /// dispatch thread started; an async command runs in a task on the main actor after them,
+    /// while dispatch's main loop runs.
+    @MainActor
+    package static func runToExit<Root: ParsableCommand>(_ root: Root.Type, onFailure: ((Error) -> Never)? = nil) -> Never {
+        let parsed = prepare(root, arguments: nil, onFailure: onFailure)
+        guard parsed is AsyncParsableCommand else {
+            do {
+                var command = parsed
+                try command.run()
+            } catch {
+                if let onFailure { onFailure(error) }
+                fail(error, Root.self)
+            }
+            Foundation.exit(0)
+        }
+        // Handed whole to the task, never touched here again.
+        nonisolated(unsafe) let handed = parsed
+        Task { @MainActor in
+            do {
+                try await runAsync(handed)
+            } catch {
+                if let onFailure { onFailure(error) }
+                fail(error, Root.self)
+            }
+            Foundation.exit(0)
+        }
+        dispatchMain()
+    }
+
+    /// The start-up steps of ``run(_:arguments:onFailure:)``, up to the command itself: the parsed
+    /// command, or the process ended for the error.
+    @MainActor
+    private static func prepare<Root: ParsableCommand>(
+        _ root: Root.Type, arguments: [String]?, onFailure: ((Error) -> Never)?
+    ) -> ParsableCommand {
+        StandardStreams.prepare()
+        ProcessHardening.preventCrashOutput()
+        do {
+            try ArgumentEncoding.check()
+            let parsed = try Root.parseAsRoot(arguments)
+            (parsed as? UsesAgentForItems)?.identifyToAgent(reserved: (parsed as? ReadsDescriptors)?.namedDescriptors ?? [])
+            ProcessHardening.makeNotDumpable()
+            if let reader = parsed as? ReadsDescriptors {
+                try DescriptorInput.prefetch(reader.namedDescriptors, vault: try? reader.vaultOptions?.url())
+            }
+            return parsed
         } catch {
             if let onFailure { onFailure(error) }
             fail(error, Root.self)

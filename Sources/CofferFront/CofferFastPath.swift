@@ -18,7 +18,7 @@ enum CofferFastPath {
             guard let agent = agent(command), let reply = agent.success(.secret, [item(command)]),
                   let secret = try? reply.single(AgentReplyTag.secret.rawValue)
             else { return nil }
-            ThinProgram.writeOutput(secret, program: "coffer")
+            ThinProgram.writeOutput(secret)
             return 0
         case ("delete", 3) where command.values["profile"] == nil:
             guard let agent = agent(command), let reply = agent.success(.remove, [item(command)]),
@@ -32,7 +32,7 @@ enum CofferFastPath {
                   let reply = agent.success(.token, [ThinAgent.field(.profile, Array(profile.utf8))]),
                   let token = try? reply.single(AgentReplyTag.accessToken.rawValue)
             else { return nil }
-            ThinProgram.writeOutput(token + [0x0A], program: "coffer")
+            ThinProgram.writeOutput(token + [0x0A])
             return 0
         default:
             return nil

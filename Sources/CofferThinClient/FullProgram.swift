@@ -18,12 +18,18 @@ package struct FullProgram: Sendable {
     /// The library's file name, beside the executable.
     package static let libraryName = "libCofferCommands.so"
 
-    /// Loads the library and runs the entry point; a library that cannot be loaded ends the
-    /// process with status 70 (`ExitStatus.software`) and the loader's reason.
+    /// Loads the library and runs the entry point. A library that cannot be found or loaded ends
+    /// the process with status 69 (`ExitStatus.unavailable`) and why; nothing is looked for in
+    /// the working folder.
     package func run(closedStandardStreams closed: Set<Int32>) -> Never {
-        guard let folder = Self.executableFolder() else { fail("cannot find its own executable (/proc/self/exe)") }
+        let folder: String
+        switch ExecutableFolder.path() {
+        case .success(let path): folder = path
+        case .failure(let unknown):
+            fail("cannot find the folder \(name) runs from (/proc/self/exe: \(unknown.reason)), where \(Self.libraryName) is")
+        }
         guard let library = dlopen(folder + "/" + Self.libraryName, RTLD_NOW | RTLD_LOCAL) else {
-            fail("cannot load \(Self.libraryName): \(dlerror().map { String(cString: $0) } ?? "unknown reason")")
+            fail("cannot load \(dlerror().map { String(cString: $0) } ?? folder + "/" + Self.libraryName) (it is installed beside \(name))")
         }
         guard let symbol = dlsym(library, entryPoint) else { fail("\(Self.libraryName) has no \(entryPoint)") }
         let main = unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Void).self)
@@ -31,16 +37,7 @@ package struct FullProgram: Sendable {
         fail("\(entryPoint) returned")
     }
 
-    private static func executableFolder() -> String? {
-        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
-        return path.lastIndex(of: "/").map { String(path[..<$0]) }
-    }
-
     private func fail(_ reason: String) -> Never {
-        let line = Array("\(name): \(reason)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress!, line.count) }
-        exit(70)
+        ThinProgram.fail(reason, status: ThinAgent.unavailableStatus)
     }
 }

@@ -11,6 +11,7 @@ package enum ThinProgram {
     /// program reports it); it returns the exit status of a request
     /// it answered, or `nil` to hand the invocation on. Then runs the full program `full`.
     package static func run(full: FullProgram, fastPath: ([String]) -> Int32?) -> Never {
+        name = full.name
         let closed = StandardDescriptors.holdClosed()
         if closed.isEmpty, let arguments = utf8Arguments() {
             ProcessHardening.preventCrashOutput()
@@ -35,21 +36,26 @@ package enum ThinProgram {
         getenv(name).flatMap { String(validatingCString: $0) }
     }
 
+    /// The name the thin program's own messages start with (`coffer: …`).
+    nonisolated(unsafe) package static var name = "coffer"
+
     /// Writes all of `bytes` to stdout; on failure prints why and ends the process with status
     /// 74 (`ExitStatus.outputFailed`), as the full program does.
-    package static func writeOutput(_ bytes: [UInt8], program: String) {
+    package static func writeOutput(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else {
-                let reason = String(cString: strerror(errno))
-                let line = Array("\(program): cannot write the output: \(reason)\n".utf8)
-                _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress!, line.count) }
-                exit(outputFailedStatus)
-            }
+            guard written > 0 else { fail("cannot write the output: \(String(cString: strerror(errno)))", status: outputFailedStatus) }
             offset += written
         }
+    }
+
+    /// Prints `message` after the program's name on stderr and ends the process with `status`.
+    package static func fail(_ message: String, status: Int32) -> Never {
+        let line = Array("\(name): \(message)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress!, line.count) }
+        exit(status)
     }
 
     /// `ExitStatus.outputFailed` (checked equal by the tests).

@@ -34,9 +34,11 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     @Argument(help: ArgumentHelp("store, get, erase, list or version.", valueName: "action"))
     var action: String
 
-    static func main() async {
+    /// Runs the helper from its entry point in libCofferCommands.so (``CommandLineTool/runToExit(_:onFailure:)``).
+    @MainActor
+    static func runFromLibrary() -> Never {
         Terminal.programName = name
-        await CommandLineTool.run(Self.self, onFailure: report)
+        CommandLineTool.runToExit(Self.self, onFailure: report)
     }
 
     func run() throws {

@@ -53,9 +53,11 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         }
     }
 
-    static func main() async {
+    /// Runs the helper from its entry point in libCofferCommands.so (``CommandLineTool/runToExit(_:onFailure:)``).
+    @MainActor
+    static func runFromLibrary() -> Never {
         Terminal.programName = "git-credential-coffer"
-        await CommandLineTool.run(Self.self)
+        CommandLineTool.runToExit(Self.self)
     }
 
     func run() throws {

@@ -103,8 +103,7 @@ extension AgentClient {
     }
 
     /// How long a command waits for the agent to say whether it holds a vault.
-    package static let holdsTimeout = Duration.seconds(3)
-    /// How long a command waits for an item request: the agent may first ask the person
-    /// whether this program may use the item, and a prompter has 120 s to answer.
-    package static let itemTimeout = Duration.seconds(150)
+    package static let holdsTimeout = AgentTimeouts.holds
+    /// How long a command waits for an item request (``AgentTimeouts/item``).
+    package static let itemTimeout = AgentTimeouts.item
 }

@@ -88,10 +88,7 @@ package enum KeptAgentConnection {
 
     private static func exchange(_ request: AgentRequest, over descriptor: Int32, timeout: Duration) throws(AgentSocket.Unreachable) -> AgentReply {
         AgentSocket.setTimeout(descriptor, timeout)
-        guard AgentSocket.write(request.message, to: descriptor) else { throw .broken("the agent did not take the request in time") }
-        guard let message = AgentSocket.read(from: descriptor) else {
-            throw .broken("the agent did not answer (closed, timed out or sent a malformed reply)")
-        }
+        let message = try AgentSocket.exchange(request.message, over: descriptor)
         do {
             return try AgentReply(message, to: request)
         } catch {

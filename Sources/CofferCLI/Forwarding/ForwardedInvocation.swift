@@ -1,5 +1,6 @@
 import ArgumentParser
 import CofferCommandLine
+import CofferThinClient
 import Glibc
 
 /// A command line that names a forwarded command (``ForwardedCommands``), as `coffer` hands it
@@ -52,14 +53,13 @@ struct ForwardedInvocation {
     /// executables it runs are (`coffer-auth`, `coffer-dev-backend`, `coffer-agent`). Never the
     /// working folder when that cannot be read: a `coffer-auth` there could be anyone's.
     static func folder() throws -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count)
-        let reason = length < 0 ? String(cString: strerror(errno)) : "no usable path"
-        let path = length > 0 && length < buffer.count ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else {
-            throw CLIError(message: "cannot find the folder coffer runs from (/proc/self/exe: \(reason)), where coffer-auth and coffer-dev-backend are", exitStatus: .unavailable)
+        switch ExecutableFolder.path() {
+        case .success(let folder): return folder
+        case .failure(let unknown):
+            throw CLIError(
+                message: "cannot find the folder coffer runs from (/proc/self/exe: \(unknown.reason)), where coffer-auth and coffer-dev-backend are",
+                exitStatus: .unavailable)
         }
-        return String(path[..<slash])
     }
 }
 

@@ -24,9 +24,10 @@ final class RuntimeFolderSquatTests: XCTestCase {
         XCTAssertEqual(mkdir(squatted, 0o755), 0, "the squat: one mkdir, by another user")
         XCTAssertEqual(chown(squatted, 65534, 65534), 0)
         // The user runs copies in a folder it can enter: the build folder may sit in one that only
-        // root can (a clone made in `mktemp -d`). coffer finds coffer-auth and coffer-agent beside itself.
+        // root can (a clone made in `mktemp -d`). coffer finds coffer-auth, coffer-agent and its
+        // full program's library beside itself.
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
-        for name in ["coffer", "coffer-agent", "coffer-auth"] {
+        for name in ["coffer", "coffer-agent", "coffer-auth", "libCofferCommands.so"] {
             try FileManager.default.copyItem(atPath: BuiltProducts.executable(name).path, toPath: bin + "/" + name)
         }
     }

@@ -55,6 +55,7 @@ final class ForwardedCommandTests: CLITestCase {
         let alone = folder.file("alone")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: false)
         try FileManager.default.copyItem(at: BuiltProducts.executable("coffer"), to: alone.appendingPathComponent("coffer"))
+        try FileManager.default.copyItem(at: BuiltProducts.executable("libCofferCommands.so"), to: alone.appendingPathComponent("libCofferCommands.so"))
         let record = folder.file("record").path
         let standIn = """
             #!/bin/sh
@@ -108,9 +109,26 @@ final class ForwardedCommandTests: CLITestCase {
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: false)
         let copy = alone.appendingPathComponent("coffer")
         try FileManager.default.copyItem(at: BuiltProducts.executable("coffer"), to: copy)
+        try FileManager.default.copyItem(at: BuiltProducts.executable("libCofferCommands.so"), to: alone.appendingPathComponent("libCofferCommands.so"))
         let run = try ChildProcess.run(copy, ["status"])
         XCTAssertEqual(run.exitStatus, .unavailable)
         XCTAssertEqual(run.stderrText, "coffer: cannot run \(alone.path)/coffer-auth: No such file or directory (it is installed beside coffer)\n")
+    }
+
+    /// A thin program without the full programs' library beside it says so (exit 69) and loads
+    /// none from anywhere else.
+    func testAMissingLibraryIsAClearError() throws {
+        let alone = folder.file("alone")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: false)
+        for program in ["coffer", "git-credential-coffer", "docker-credential-coffer"] {
+            let copy = alone.appendingPathComponent(program)
+            try FileManager.default.copyItem(at: BuiltProducts.executable(program), to: copy)
+            let run = try ChildProcess.run(copy, ["--version"], environment: ["LD_LIBRARY_PATH": BuiltProducts.folder.path])
+            XCTAssertEqual(run.exitStatus, .unavailable)
+            XCTAssertEqual(
+                run.stderrText,
+                "\(program): cannot load \(alone.path)/libCofferCommands.so: cannot open shared object file: No such file or directory (it is installed beside \(program))\n")
+        }
     }
 
     /// When coffer cannot read its own path (/proc/self/exe), it says so (exit 69) and runs
@@ -136,7 +154,7 @@ final class ForwardedCommandTests: CLITestCase {
         // A sanitizer's runtime adds its own "==PID==WARNING" line about the same path.
         let stderr = run.stderrText.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("==") }.joined(separator: "\n")
         XCTAssertEqual(stderr, """
-            coffer: cannot find the folder coffer runs from (/proc/self/exe: File name too long), where coffer-auth and coffer-dev-backend are
+            coffer: cannot find the folder coffer runs from (/proc/self/exe: File name too long), where libCofferCommands.so is
 
             """)
         XCTAssertEqual(run.exitStatus, .unavailable)

@@ -93,8 +93,9 @@ final class ThinFrontTests: CLITestCase {
         XCTAssertEqual(closed.stderrText, "coffer: cannot write the output: standard output is closed\n")
     }
 
-    /// The thin program's output failure status is the table's.
-    func testTheThinOutputFailureIsExitStatus74() {
+    /// The thin program's own exit statuses are the table's.
+    func testTheThinProgramsStatusesAreTheTables() {
         XCTAssertEqual(ThinProgram.outputFailedStatus, ExitStatus.outputFailed.rawValue)
+        XCTAssertEqual(ThinAgent.unavailableStatus, ExitStatus.unavailable.rawValue)
     }
 }
