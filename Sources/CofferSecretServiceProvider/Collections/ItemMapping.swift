@@ -89,7 +89,7 @@ package enum ItemMapping {
     /// is answered as stored (gnome-keyring answers `text/plain` for every secret; a binary one
     /// stays `application/octet-stream` here).
     static func servedContentType(of attributes: ItemAttributes) -> String {
-        let stored = contentType(of: attributes)
+        guard let stored = attributes.contentType else { return defaultContentType }
         let mediaType = stored.split(separator: ";", maxSplits: 1).first.map(String.init) ?? stored
         let isPlainText = mediaType.trimmingCharacters(in: .whitespaces).lowercased() == defaultContentType
         return isPlainText ? defaultContentType : stored
