@@ -11,6 +11,7 @@ let suites: [String: () async throws -> Void] = [
     "identity": IdentityBenchmark.run,
     "secret-service-access": SecretServiceAccessBenchmark.run,
     "keychain": KeychainBenchmark.run,
+    "dispatch": DispatchBenchmark.run,
 ]
 
 let requested = CommandLine.arguments.dropFirst().first ?? "all"
@@ -18,6 +19,10 @@ let requested = CommandLine.arguments.dropFirst().first ?? "all"
 if requested == "secret-service-client" {
     SecretServiceClient.run()
     exit(0)
+}
+// The servers `dispatch` starts; not a suite of its own.
+if requested == "dispatch-server", CommandLine.arguments.count == 4 {
+    DispatchServer.run(mode: CommandLine.arguments[2], address: CommandLine.arguments[3])
 }
 // The floor's server that `keychain` starts; not a suite of its own.
 if requested == "round-trip-server", CommandLine.arguments.count == 3 {

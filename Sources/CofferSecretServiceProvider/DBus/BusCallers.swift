@@ -38,6 +38,11 @@ final class BusCallers {
         return try? known[uniqueName]?.result.get()
     }
 
+    /// Whether ``caller(of:)`` has worked out `uniqueName` already (and would not ask the bus).
+    func isKnown(_ uniqueName: String) -> Bool {
+        known[uniqueName] != nil
+    }
+
     /// Why `uniqueName` has no caller, once ``caller(of:)`` found none.
     func failure(of uniqueName: String) -> CallerResolutionError? {
         guard case .failure(let error) = known[uniqueName]?.result else { return nil }

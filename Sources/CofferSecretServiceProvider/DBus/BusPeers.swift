@@ -29,6 +29,13 @@ final class BusPeers {
         user(of: sender) == ownUser
     }
 
+    /// Whether `sender` is a connection of the agent's own user as far as is known already,
+    /// without asking the bus.
+    func isKnownToBeOwn(_ sender: String) -> Bool {
+        guard let known = users[sender], let known else { return false }
+        return known == ownUser
+    }
+
     /// The user's connections on the bus, the provider's own aside.
     var ownConnections: [String] {
         let me = bus.uniqueName

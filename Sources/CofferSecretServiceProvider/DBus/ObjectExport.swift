@@ -119,7 +119,7 @@ final class ObjectExport {
             let error = DBusError.invalidArguments("no such interface")
             return g_dbus_method_invocation_return_dbus_error(invocation, error.name, error.message)
         }
-        let call = MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, invocation: invocation)
+        let call = MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, answering: .invocation(invocation))
         do throws(DBusError) {
             switch method {
             case "Get":
@@ -184,7 +184,7 @@ final class ObjectExport {
             guard let interface = Interface(rawValue: interfaceName) else {
                 return g_dbus_method_invocation_return_dbus_error(invocation, DBusError.notSupported("").name, "unknown interface")
             }
-            export.tree.handle(MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, invocation: invocation))
+            export.tree.handle(MethodCall(sender: sender, path: path, interface: interface, method: method, arguments: arguments, answering: .invocation(invocation)))
         }
 
         static let enumerate: GDBusSubtreeEnumerateFunc = { _, _, root, userData in

@@ -2,7 +2,9 @@ import CGio
 
 /// A GLib `GVariant`: the values D-Bus messages carry. Holds one strong reference.
 ///
-/// Built and read on the provider's main-loop thread only; never shared between threads. The
+/// Built and read by the provider's objects (on the main-loop thread, or on GDBus's worker
+/// thread while that loop waits: ``MainLoopThread/withResidentIfIdle(_:)``); never shared
+/// between threads. The
 /// pointer is lent out only through ``withPointer(_:)``: Swift may end an object's life right
 /// after its last use, and a pointer read from a temporary would then dangle.
 final class Variant {

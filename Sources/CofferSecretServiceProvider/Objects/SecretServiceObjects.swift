@@ -1,3 +1,4 @@
+import CGio
 import Coffer
 import CofferAgent
 import CofferBase
@@ -19,6 +20,7 @@ final class SecretServiceObjects: ObjectTree {
     let prompterTurns = PrompterTurns()
     private(set) var export: ObjectExport!
     private var introspection: IntrospectionFilter?
+    private var workerThreadCalls: WorkerThreadCalls?
     var sessions = SessionTable()
     var prompts = PromptTable()
     var lockedMatches = LockedMatchTable()
@@ -52,6 +54,11 @@ final class SecretServiceObjects: ObjectTree {
         introspection = IntrospectionFilter(connection: bus.pointer) { [loop] message in
             loop.perform { objects in objects.export.answerIntrospect(message) }
         }
+        // After the introspection filter, which takes `Introspect` calls before this one sees them.
+        let connection = bus.pointer
+        workerThreadCalls = WorkerThreadCalls(connection: connection) { [loop] message in
+            loop.withResidentIfIdle { objects in objects.answerOnWorkerThread(message, connection: connection) } ?? false
+        }
         for path in [ObjectPaths.service, ObjectPaths.collections, ObjectPaths.aliases, ObjectPaths.sessions, ObjectPaths.prompts] {
             try export.export(path)
         }
@@ -80,7 +87,25 @@ final class SecretServiceObjects: ObjectTree {
     func unexportAll() {
         for path in prompts.paths { prompts.remove(path)?.run?.cancel() }
         introspection?.remove()
+        workerThreadCalls?.remove()
+        workerThreadCalls = nil
         export?.unexportAll()
+    }
+
+    /// Answers a call ``WorkerThreadCalls`` took (a service method with its signature checked),
+    /// on GDBus's worker thread while the main loop waits: as ``handle(_:)`` answers it, when the
+    /// sender is known to be the user's and its program has been worked out (both need calls to
+    /// the bus, which would wait for the worker thread). Returns whether it answered.
+    func answerOnWorkerThread(_ message: IncomingMessage, connection: OpaquePointer) -> Bool {
+        guard export != nil, let sender = g_dbus_message_get_sender(message.pointer).map({ String(cString: $0) }),
+              peers.isKnownToBeOwn(sender), callers.isKnown(sender),
+              let method = g_dbus_message_get_member(message.pointer).map({ String(cString: $0) }),
+              let body = g_dbus_message_get_body(message.pointer)
+        else { return false }
+        handle(MethodCall(
+            sender: sender, path: ObjectPaths.service, interface: .service, method: method, arguments: Variant(borrowing: body),
+            answering: .message(message, connection: connection)))
+        return true
     }
 
     // MARK: ObjectTree

@@ -10,7 +10,11 @@ package enum AES128CBC {
     /// Encrypts `plaintext` under `key` (16 bytes) and `iv` (16 bytes).
     package static func encrypt(_ plaintext: some Collection<UInt8>, key: SecureBytes, iv: [UInt8]) -> [UInt8] {
         let padding = blockLength - plaintext.count % blockLength
-        var buffer = Array(plaintext) + [UInt8](repeating: UInt8(padding), count: padding)
+        // One buffer, encrypted in place: no copy of the plaintext is left behind in freed memory.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(plaintext.count + padding)
+        buffer.append(contentsOf: plaintext)
+        buffer.append(contentsOf: repeatElement(UInt8(padding), count: padding))
         let status = buffer.withUnsafeMutableBytes { bytes in
             withCipher(key: key, iv: iv) { cipher in gcry_cipher_encrypt(cipher, bytes.baseAddress, bytes.count, nil, 0) }
         }

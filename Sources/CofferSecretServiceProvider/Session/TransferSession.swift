@@ -67,9 +67,11 @@ final class TransferSession {
     }
 }
 
-/// Initialisation vectors for AES-CBC: 16 random bytes from libsodium.
+/// Initialisation vectors for AES-CBC: 16 random bytes from libsodium. An IV is sent in the
+/// clear, so it is made in ordinary memory: secure memory costs a mapping of its own, locked and
+/// guarded, on every `GetSecret`.
 enum RandomIV {
     static func make() -> [UInt8] {
-        SecureBytes.random(count: AES128CBC.blockLength).withUnsafeBytes { Array($0) }
+        RandomBytes.make(AES128CBC.blockLength)
     }
 }
