@@ -17,6 +17,7 @@ actor IDTokenVerifier {
     let now: @Sendable () -> Date
 
     private var keys: KeySet?
+    private static let headerDecoder = JSONDecoder()
 
     /// The keys of the last JWKS fetched, and their ids.
     private struct KeySet {
@@ -38,7 +39,7 @@ actor IDTokenVerifier {
         // The header alone, to pick the key: jwt-kit decodes the payload once, when it verifies.
         guard let parts = try? DefaultJWTParser().getTokenParts(Array(token.utf8)),
               let headerBytes = Base64URL.decode(String(decoding: parts.header, as: UTF8.self)),
-              let header = try? JSONDecoder().decode(JWTHeader.self, from: headerBytes)
+              let header = try? Self.headerDecoder.decode(JWTHeader.self, from: headerBytes)
         else { throw .untrustedResponse(reason: "the ID token is not a signed JWT") }
         guard let algorithm = header.alg, Self.asymmetricAlgorithms.contains(algorithm) else {
             throw .untrustedResponse(reason: "the ID token's algorithm \((header.alg ?? "none").prefix(16)) is not accepted")

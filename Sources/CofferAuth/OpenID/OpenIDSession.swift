@@ -85,19 +85,21 @@ struct OpenIDSessionLocation: Sendable, Hashable {
 }
 
 extension JSONEncoder {
-    /// How sessions are encoded: dates as seconds since 1970, keys sorted.
-    static var sessions: JSONEncoder {
+    /// How sessions are encoded: dates as seconds since 1970, keys sorted. One shared encoder
+    /// (its options never change after this), not a new one for every session stored.
+    static let sessions: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = .sortedKeys
         return encoder
-    }
+    }()
 }
 
 extension JSONDecoder {
-    static var sessions: JSONDecoder {
+    /// How sessions are decoded, shared as ``JSONEncoder/sessions`` is.
+    static let sessions: JSONDecoder = {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         return decoder
-    }
+    }()
 }

@@ -22,13 +22,13 @@ struct SessionStore<Value: Codable & Sendable>: Sendable {
         let data: Data?
         do { data = try keychain.data(for: account) } catch { throw .storage(error) }
         guard let data else { return nil }
-        return try? Self.decoder.decode(Value.self, from: data)
+        return try? JSONDecoder.sessions.decode(Value.self, from: data)
     }
 
     /// Replaces the stored session atomically, durably, before returning.
     func save(_ session: Value) throws(AuthError) {
         let data: Data
-        do { data = try Self.encoder.encode(session) } catch {
+        do { data = try JSONEncoder.sessions.encode(session) } catch {
             throw .invalidRequest(reason: "the session cannot be encoded")
         }
         do {
@@ -40,18 +40,5 @@ struct SessionStore<Value: Codable & Sendable>: Sendable {
     @discardableResult
     func remove() throws(AuthError) -> Bool {
         do { return try keychain.remove(account) } catch { throw .storage(error) }
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
-        encoder.outputFormatting = .sortedKeys
-        return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
     }
 }

@@ -25,25 +25,21 @@ struct HTTPTransport: Sendable {
     func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         guard let url = URL(string: request.url) else { throw .invalidRequest(reason: "not a URL") }
         try TransportSecurity.check(url, allowInsecureHTTP: allowsInsecureHTTP, logger: logger)
-        let outcome: Result<HTTPReply, AuthError> = await withTaskGroup(of: Result<HTTPReply, AuthError>?.self) { group in
-            group.addTask { await perform(request) }
-            group.addTask {
-                // Not cancelled: the deadline passed first. Cancelled: the reply came, or the caller gave up.
-                guard (try? await Task.sleep(for: timeout)) != nil else { return nil }
-                return .failure(.timeout)
-            }
-            var outcome: Result<HTTPReply, AuthError> = .failure(.cancelled)
-            for await result in group {
-                guard let result else { continue }
-                outcome = result
-                break
-            }
-            group.cancelAll()
-            return outcome
+        // The exchange runs in its own task so that the deadline can cancel it, body included.
+        // The caller waits for the exchange alone, not for the cancelled timer to wind down.
+        let exchange = Task { await perform(request) }
+        let expired = Guarded(false)
+        let deadline = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            expired.withLock { $0 = true }
+            exchange.cancel()
         }
-        if case .failure(.cancelled) = outcome, !Task.isCancelled {
-            // The exchange was cancelled by the deadline, not by the caller.
-            throw .timeout
+        let outcome = await withTaskCancellationHandler { await exchange.value } onCancel: { exchange.cancel() }
+        deadline.cancel()
+        if case .failure(let error) = outcome, !Task.isCancelled {
+            // The exchange was cancelled, or failed once cancelled, by the deadline, not by the caller.
+            if case .cancelled = error { throw .timeout }
+            if expired.withLock({ $0 }) { throw .timeout }
         }
         logger.debug("HTTP exchange", metadata: [
             "method": "\(request.method.rawValue)", "url": "\(Self.redactedURL(request.url))",
