@@ -34,10 +34,9 @@ let package = Package(
         // git's and docker's credential helpers on the vault.
         .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
         .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
-        // The full programs behind the thin `coffer`, git-credential-coffer and
-        // docker-credential-coffer, loaded only for what those do not answer themselves
+        // The full `coffer` behind the thin one, loaded only for what that does not answer itself
         // (docs/performance.md, "The thin front programs"). Not for linking.
-        .library(name: "CofferCommands", type: .dynamic, targets: ["CofferCLI", "GitCredentialHelper", "DockerCredentialHelper"]),
+        .library(name: "CofferCommands", type: .dynamic, targets: ["CofferCLI"]),
     ],
     traits: [
         .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
@@ -186,16 +185,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
-        // git's and docker's credential helpers in full: the vault through CofferCommandLine (agent or
-        // unlock), no networking; and their thin executables, which answer `get` through the agent.
-        .target(
-            name: "GitCredentialHelper",
+        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or
+        // unlock), no networking. Not thin yet (docs/performance.md, "The thin front programs").
+        .executableTarget(
+            name: "git-credential-coffer",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        .target(
-            name: "DockerCredentialHelper",
+        .executableTarget(
+            name: "docker-credential-coffer",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        .executableTarget(name: "git-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
-        .executableTarget(name: "docker-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
@@ -274,7 +271,7 @@ let package = Package(
             name: "CofferCLITests",
             dependencies: [
                 "CofferCLI", "CofferFront", "coffer-agent", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer",
-                "GitCredentialHelper", "DockerCredentialHelper", "Coffer", "CofferAgent", "CofferAgentWire", "CofferThinClient",
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferThinClient",
                 "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
             ],
             exclude: ["Fixtures"]),

@@ -28,7 +28,7 @@ package struct FullProgram: Sendable {
         case .failure(let unknown):
             fail("cannot find the folder \(name) runs from (/proc/self/exe: \(unknown.reason)), where \(Self.libraryName) is")
         }
-        guard let library = dlopen(folder + "/" + Self.libraryName, RTLD_NOW | RTLD_LOCAL) else {
+        guard let library = dlopen(folder + "/" + Self.libraryName, RTLD_LAZY | RTLD_LOCAL) else {
             fail("cannot load \(dlerror().map { String(cString: $0) } ?? folder + "/" + Self.libraryName) (it is installed beside \(name))")
         }
         guard let symbol = dlsym(library, entryPoint) else { fail("\(Self.libraryName) has no \(entryPoint)") }

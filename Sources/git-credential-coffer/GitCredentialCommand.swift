@@ -5,6 +5,7 @@ import Foundation
 
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).
+@main
 struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let configuration = CommandConfiguration(
         commandName: "git-credential-coffer",
@@ -53,11 +54,9 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         }
     }
 
-    /// Runs the helper from its entry point in libCofferCommands.so (``CommandLineTool/runToExit(_:onFailure:)``).
-    @MainActor
-    static func runFromLibrary() -> Never {
+    static func main() async {
         Terminal.programName = "git-credential-coffer"
-        CommandLineTool.runToExit(Self.self)
+        await CommandLineTool.run(Self.self)
     }
 
     func run() throws {

@@ -1,3 +1,0 @@
-import CofferThinClient
-
-ThinProgram.run(full: FullProgram(entryPoint: "coffer_full_git_credential", name: "git-credential-coffer")) { _ in nil }
