@@ -85,7 +85,7 @@ enum VaultBenchmark {
         var generator = SystemRandomNumberGenerator()
         return Subject(
             size: size, vault: vault, raw: raw, ids: ids, rawKeys: rawKeys,
-            picks: (0..<(gets + warmup)).map { _ in Int.random(in: 0..<size, using: &generator) },
+            picks: (0..<(max(gets, sets) + warmup)).map { _ in Int.random(in: 0..<size, using: &generator) },
             freshRecords: (0..<(sets + 10)).map { _ in sealedRecord(length: plaintextLength, key: floorKey) })
     }
 
