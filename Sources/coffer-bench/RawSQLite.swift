@@ -56,6 +56,19 @@ final class RawSQLite {
         guard status == SQLITE_DONE else { throw POSIXError(.EIO) }
     }
 
+    /// The length of the longest record in the `items` table of the SQLite file at `path` (a
+    /// vault), read through a connection of its own: the floor's rows are made that size.
+    static func longestRecord(inFileAt path: String) throws -> Int {
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        var statement: OpaquePointer?
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK,
+              sqlite3_prepare_v2(db, "SELECT max(length(record)) FROM items", -1, &statement, nil) == SQLITE_OK,
+              sqlite3_step(statement) == SQLITE_ROW else { throw POSIXError(.EIO) }
+        return Int(sqlite3_column_int64(statement, 0))
+    }
+
     /// One point select, copying the record out.
     func get(_ key: [UInt8]) -> [UInt8]? {
         defer { sqlite3_reset(select) }

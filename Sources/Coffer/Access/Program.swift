@@ -119,6 +119,15 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// The length of ``encoded``, counted without encoding.
+    private var encodedCount: Int {
+        let values: [Int?] = [
+            executablePath.count, executableDigest?.count, executablePinned ? 0 : nil, script?.count, scriptDigest?.count,
+            scriptPinned ? 0 : nil, sandboxApp?.utf8.count, systemdUnit?.utf8.count,
+        ]
+        return values.reduce(0) { $0 + ($1.map { 5 + $0 } ?? 0) }
+    }
+
     /// Reads ``encoded``; `nil` for anything else: an unknown tag, tags out of order or
     /// repeated, a length past the end, more than ``maxEncodedBytes``, no executable path, a
     /// digest that is not 32 bytes, a pin flag with a value or without its digest, or a part
@@ -126,30 +135,32 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
     public init?(encoded bytes: some Collection<UInt8>) {
         let bytes = Array(bytes)
         guard bytes.count <= Self.maxEncodedBytes else { return nil }
-        var fields: [Tag: ArraySlice<UInt8>] = [:]
+        // Indexed by tag: every read of an item's record decodes its owner, so no hashing.
+        var fields = [ArraySlice<UInt8>?](repeating: nil, count: Int(Tag.systemdUnit.rawValue) + 1)
         var offset = 0, lastTag: UInt8 = 0
         while offset < bytes.count {
             guard bytes.count - offset >= 5, let tag = Tag(rawValue: bytes[offset]), tag.rawValue > lastTag else { return nil }
             let length = Int(bytes[(offset + 1)..<(offset + 5)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
             guard bytes.count - offset - 5 >= length else { return nil }
-            fields[tag] = bytes[(offset + 5)..<(offset + 5 + length)]
+            fields[Int(tag.rawValue)] = bytes[(offset + 5)..<(offset + 5 + length)]
             offset += 5 + length
             lastTag = tag.rawValue
         }
+        func field(_ tag: Tag) -> ArraySlice<UInt8>? { fields[Int(tag.rawValue)] }
         func flag(_ tag: Tag) -> Bool? {
-            guard let value = fields[tag] else { return false }
+            guard let value = field(tag) else { return false }
             return value.isEmpty ? true : nil
         }
         func text(_ tag: Tag) -> String?? {
-            guard let value = fields[tag] else { return .some(nil) }
+            guard let value = field(tag) else { return .some(nil) }
             return String(validating: value, as: UTF8.self).map { .some($0) }
         }
-        guard let path = fields[.executablePath], let executablePinned = flag(.executablePinned), let scriptPinned = flag(.scriptPinned),
+        guard let path = field(.executablePath), let executablePinned = flag(.executablePinned), let scriptPinned = flag(.scriptPinned),
               let sandboxApp = text(.sandboxApp), let systemdUnit = text(.systemdUnit)
         else { return nil }
         self.init(
-            unchecked: Array(path), fields[.executableDigest].map(Array.init), executablePinned, fields[.script].map(Array.init),
-            fields[.scriptDigest].map(Array.init), scriptPinned, sandboxApp, systemdUnit)
+            unchecked: Array(path), field(.executableDigest).map(Array.init), executablePinned, field(.script).map(Array.init),
+            field(.scriptDigest).map(Array.init), scriptPinned, sandboxApp, systemdUnit)
         guard problem == nil else { return nil }
     }
 
@@ -165,7 +176,7 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
         if scriptPinned, scriptDigest == nil { return "cannot pin a script without its digest" }
         if let sandboxApp, !Self.isSandboxApp(sandboxApp) { return "sandbox app must be flatpak:APP-ID or snap:NAME" }
         if let systemdUnit, !Self.isServiceUnit(systemdUnit) { return "systemd unit must be a valid name ending in .service" }
-        if encoded.count > Self.maxEncodedBytes { return "encodes to more than \(Self.maxEncodedBytes) bytes" }
+        if encodedCount > Self.maxEncodedBytes { return "encodes to more than \(Self.maxEncodedBytes) bytes" }
         return nil
     }
 

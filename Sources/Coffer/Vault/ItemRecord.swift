@@ -93,10 +93,11 @@ package enum ItemRecord {
         /// Whether the stored class and names are exactly those of `indexInput`, compared
         /// without building the record's own input.
         func hasIndexInput(_ indexInput: [UInt8]) -> Bool {
-            indexInput.count == 9 + service.count + account.count && indexInput.first == itemClass.rawValue
-                && indexInput[1..<5].elementsEqual(bigEndianBytes(UInt32(service.count))) && indexInput[5..<(5 + service.count)].elementsEqual(service)
-                && indexInput[(5 + service.count)..<(9 + service.count)].elementsEqual(bigEndianBytes(UInt32(account.count)))
-                && indexInput[(9 + service.count)...].elementsEqual(account)
+            let accountStart = 9 + service.count
+            func length(at start: Int) -> Int { Int(indexInput[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }) }
+            return indexInput.count == accountStart + account.count && indexInput[0] == itemClass.rawValue
+                && length(at: 1) == service.count && indexInput[5..<(accountStart - 4)].elementsEqual(service)
+                && length(at: accountStart - 4) == account.count && indexInput[accountStart...].elementsEqual(account)
         }
 
         /// Whether the item has expired by `now` (and so does not exist).

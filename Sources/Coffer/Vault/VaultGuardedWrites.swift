@@ -26,7 +26,7 @@ extension Vault {
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) -> GuardedSet in
                 try prepareItemWrite(connection, keys)
-                let kept = try liveKept(at: keys.rowKey(for: id), now: now, connection, keys)
+                let kept = try liveKept(of: id, now: now, connection, keys)
                 if let kept, !admits(kept.access) { return .refused(kept.access) }
                 try upsert(secret, for: id, options: options, now: now, owner: owner, keeping: kept, connection, keys)
                 return kept.map { .replaced($0.access) } ?? .created

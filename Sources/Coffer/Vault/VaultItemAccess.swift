@@ -41,7 +41,7 @@ extension Vault {
         return try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try prepareItemWrite(connection, keys)
-                let kept = try liveKept(at: keys.rowKey(for: id), now: now, connection, keys)
+                let kept = try liveKept(of: id, now: now, connection, keys)
                 var access = kept?.access ?? ItemAccess(owner: owner)
                 let added = programs.filter { access.insert($0) }
                 try Self.checkLimit(of: access)

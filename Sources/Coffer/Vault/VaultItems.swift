@@ -48,10 +48,11 @@ extension Vault: CredentialStore {
         _ secret: Data, for id: ItemID, options: ItemOptions, now: Date, owner: Program?, keeping kept: Kept? = nil,
         _ connection: SQLiteConnection, _ keys: VaultKeys
     ) throws(CofferError) -> [UInt8] {
-        let rowKey = keys.rowKey(for: id)
+        let indexInput = VaultFormat.blindIndexInput(id)
+        let rowKey = keys.rowKey(forIndexInput: indexInput)
         let associatedData = itemAssociatedDataPrefix + rowKey
         var kept = kept
-        if kept == nil { kept = try liveKept(at: rowKey, now: now, connection, keys) }
+        if kept == nil { kept = try liveKept(at: rowKey, indexInput: indexInput, now: now, connection, keys) }
         let keeping = kept ?? Kept(created: now, access: ItemAccess(owner: owner))
         let attributes = ItemAttributes(id: id, options: options, created: keeping.created, modified: now)
         var plaintext = ItemRecord.encode(attributes, secret: secret, access: keeping.access)
@@ -67,14 +68,22 @@ extension Vault: CredentialStore {
         return rowKey
     }
 
-    /// What the live item at `rowKey` keeps when it is rewritten; `nil` when there is none, or
-    /// its record does not open (it is then replaced as if new).
-    func liveKept(at rowKey: [UInt8], now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
-        guard let previous = try Self.record(at: rowKey, connection), var plaintext = openSealed(previous, rowKey: rowKey, keys) else {
+    /// What the live item `id` keeps when it is rewritten; `nil` when there is none, or its
+    /// record does not open (it is then replaced as if new).
+    func liveKept(of id: ItemID, now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
+        let indexInput = VaultFormat.blindIndexInput(id)
+        return try liveKept(at: keys.rowKey(forIndexInput: indexInput), indexInput: indexInput, now: now, connection, keys)
+    }
+
+    /// ``liveKept(of:now:_:_:)`` for the item whose blind-index input is `indexInput` and row key
+    /// `rowKey`: its record must name that item, checked as a read by name checks it.
+    func liveKept(at rowKey: [UInt8], indexInput: [UInt8], now: Date, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) -> Kept? {
+        guard let previous = try Self.record(at: rowKey, connection), let plaintext = openSealed(previous, rowKey: rowKey, keys) else {
             return nil
         }
-        defer { SecretMemory.zero(&plaintext) }
-        guard let old = try? checkedDecode(plaintext, rowKey: rowKey, keys), !old.isExpired(at: now) else { return nil }
+        var opened = OpenedRecord(indexInput: indexInput, rowKey: rowKey, sealed: previous, plaintext: plaintext)
+        defer { SecretMemory.zero(&opened.plaintext) }
+        guard let old = try? checkedDecode(opened, keys), !old.isExpired(at: now) else { return nil }
         return Kept(created: old.attributes.created, access: old.access)
     }
 
