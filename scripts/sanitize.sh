@@ -32,7 +32,10 @@ for sanitizer in "${sanitizers[@]}"; do
     mkdir -p "$scratch" && rm -rf "$reports" && mkdir -p "$reports"
     started=$(date +%s)
     echo "sanitize: building the tests with --sanitize=$sanitizer (log in $scratch/build.log)" >&2
-    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" > "$scratch/build.log" 2>&1 \
+    # --export-dynamic: the sanitizer's runtime is linked into each executable, and the thin
+    # coffer's dlopen of libCofferCommands.so (instrumented too) needs the runtime's symbols
+    # exported from the executable (__tsan_external_write was not: "undefined symbol").
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" -Xlinker --export-dynamic > "$scratch/build.log" 2>&1 \
         || { tail -n 40 "$scratch/build.log" >&2; exit 1; }
     built=$(date +%s)
 
