@@ -301,7 +301,7 @@ extension Program {
 
     /// Checks a record's program field against every rule of ``init(encoded:)``, as every read
     /// of the record does, without building the program.
-    static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
+    package static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
         guard EncodedParts.checking(bytes) != nil else { throw .integrityFailure }
     }
 }
