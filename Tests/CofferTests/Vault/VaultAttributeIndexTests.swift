@@ -41,6 +41,14 @@ final class VaultAttributeIndexTests: XCTestCase {
         try raw.execute("INSERT INTO attribute_index VALUES (x'\(hex(forged))', x'\(hex(shownRow))')")
         XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "red"]), [])
         XCTAssertEqual(try vault.verify().problems, [.attributeIndex(missingRows: 3, staleRows: 1)])
+
+        // A rewrite with the same attributes leaves the rows as they are (missing ones too:
+        // docs/vault-format.md, 5.4); one that changes an attribute writes all the item's rows.
+        try vault.set(Data("3".utf8), for: hidden, options: ItemOptions(custom: ["team": "blue"]))
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "blue"]).map(\.attributes.id), [shown])
+        try vault.set(Data("4".utf8), for: hidden, options: ItemOptions(custom: ["team": "green"]))
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "green"]).map(\.attributes.id), [hidden])
+        XCTAssertEqual(try vault.verify().problems, [.attributeIndex(missingRows: 0, staleRows: 1)])
     }
 
     /// A search by an attribute that every item has (libsecret's `xdg:schema`) together with a
