@@ -14,6 +14,11 @@ package enum SecretMemory {
         zero(UnsafeMutableRawBufferPointer(start: pointer, count: count))
     }
 
+    /// Zeroes every byte of `bytes`, in place: the common case, with no generic dispatch.
+    package static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { zero($0) }
+    }
+
     /// Zeroes every byte of `bytes`, in place (`[UInt8]`, `Data`, `ArraySlice<UInt8>`): their
     /// storage is contiguous. A collection whose storage is not is zeroed element by element.
     package static func zero<Bytes: MutableCollection<UInt8>>(_ bytes: inout Bytes) {

@@ -2,11 +2,17 @@ import Coffer
 
 extension FuzzTarget {
     /// A program's encoding, as an item's owner or access-list entry stores it
-    /// (`Program(encoded:)`): any bytes give a program or a refusal; a program read encodes
-    /// back to the same bytes, matches itself, and describes itself on one line with no
-    /// control or format character.
+    /// (`Program(encoded:)`): any bytes give a program or a refusal, and the check every read of
+    /// a record makes (`Program.check`, which builds nothing) gives the same answer; a program
+    /// read encodes back to the same bytes, matches itself, and describes itself on one line
+    /// with no control or format character.
     static let program = FuzzTarget(name: "program") { bytes in
-        guard let program = Program(encoded: bytes) else { return }
+        let checked = (try? Program.check(bytes[...])) != nil
+        guard let program = Program(encoded: bytes) else {
+            if checked { fatalError("program: the record check accepts an encoding the decoder refuses") }
+            return
+        }
+        guard checked else { fatalError("program: the record check refuses an encoding the decoder reads") }
         guard program.encoded == bytes, Program(encoded: program.encoded) == program else {
             fatalError("program: an encoding read does not encode back to the same bytes")
         }

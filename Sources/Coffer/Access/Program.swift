@@ -1,4 +1,5 @@
 import CofferBase
+import Glibc
 
 /// A program, as an item's owner or an access-list entry names it: an executable, and what the
 /// executable runs when it is an interpreter, inside which sandbox and systemd service.
@@ -134,70 +135,99 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
     /// that breaks the rules of ``init(executablePath:executableDigest:executablePinned:script:scriptDigest:scriptPinned:sandboxApp:systemdUnit:)``.
     public init?(encoded bytes: some Collection<UInt8>) {
         let bytes = Array(bytes)
-        guard bytes.count <= Self.maxEncodedBytes else { return nil }
-        // Indexed by tag: every read of an item's record decodes its owner, so no hashing.
-        var fields = [ArraySlice<UInt8>?](repeating: nil, count: Int(Tag.systemdUnit.rawValue) + 1)
-        var offset = 0, lastTag: UInt8 = 0
-        while offset < bytes.count {
-            guard bytes.count - offset >= 5, let tag = Tag(rawValue: bytes[offset]), tag.rawValue > lastTag else { return nil }
-            let length = Int(bytes[(offset + 1)..<(offset + 5)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-            guard bytes.count - offset - 5 >= length else { return nil }
-            fields[Int(tag.rawValue)] = bytes[(offset + 5)..<(offset + 5 + length)]
-            offset += 5 + length
-            lastTag = tag.rawValue
-        }
-        func field(_ tag: Tag) -> ArraySlice<UInt8>? { fields[Int(tag.rawValue)] }
-        func flag(_ tag: Tag) -> Bool? {
-            guard let value = field(tag) else { return false }
-            return value.isEmpty ? true : nil
-        }
-        func text(_ tag: Tag) -> String?? {
-            guard let value = field(tag) else { return .some(nil) }
-            return String(validating: value, as: UTF8.self).map { .some($0) }
-        }
-        guard let path = field(.executablePath), let executablePinned = flag(.executablePinned), let scriptPinned = flag(.scriptPinned),
-              let sandboxApp = text(.sandboxApp), let systemdUnit = text(.systemdUnit)
-        else { return nil }
+        guard let parts = EncodedParts.checking(bytes[...]) else { return nil }
         self.init(
-            unchecked: Array(path), field(.executableDigest).map(Array.init), executablePinned, field(.script).map(Array.init),
-            field(.scriptDigest).map(Array.init), scriptPinned, sandboxApp, systemdUnit)
-        guard problem == nil else { return nil }
+            unchecked: Array(parts.path), parts.digest.map(Array.init), parts.pinned, parts.script.map(Array.init),
+            parts.scriptDigest.map(Array.init), parts.scriptPinned, parts.app.map { String(decoding: $0, as: UTF8.self) },
+            parts.unit.map { String(decoding: $0, as: UTF8.self) })
+    }
+
+    /// An encoding's fields, as slices of it, once every rule of ``init(encoded:)`` holds.
+    /// Every read of an item's record checks its owner this way, building nothing.
+    private struct EncodedParts {
+        var path: ArraySlice<UInt8> = []
+        var digest: ArraySlice<UInt8>?, script: ArraySlice<UInt8>?, scriptDigest: ArraySlice<UInt8>?
+        var app: ArraySlice<UInt8>?, unit: ArraySlice<UInt8>?
+        var pinned = false, scriptPinned = false
+
+        /// The parts of `bytes`, or `nil` when they break a rule.
+        static func checking(_ bytes: ArraySlice<UInt8>) -> EncodedParts? {
+            guard bytes.count <= Program.maxEncodedBytes else { return nil }
+            var parts = EncodedParts()
+            var offset = bytes.startIndex, lastTag: UInt8 = 0, hasPath = false
+            while offset < bytes.endIndex {
+                guard bytes.endIndex - offset >= 5, let tag = Tag(rawValue: bytes[offset]), tag.rawValue > lastTag else { return nil }
+                let length = Int(bytes[(offset + 1)..<(offset + 5)].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+                guard bytes.endIndex - offset - 5 >= length else { return nil }
+                let value = bytes[(offset + 5)..<(offset + 5 + length)]
+                switch tag {
+                case .executablePath: (parts.path, hasPath) = (value, true)
+                case .executableDigest: parts.digest = value
+                case .executablePinned, .scriptPinned:
+                    guard value.isEmpty else { return nil }
+                    if tag == .executablePinned { parts.pinned = true } else { parts.scriptPinned = true }
+                case .script: parts.script = value
+                case .scriptDigest: parts.scriptDigest = value
+                case .sandboxApp: parts.app = value
+                case .systemdUnit: parts.unit = value
+                }
+                offset += 5 + length
+                lastTag = tag.rawValue
+            }
+            guard hasPath, Program.problem(parts, encodedCount: bytes.count) == nil else { return nil }
+            return parts
+        }
     }
 
     /// What makes this program one the encoding cannot hold, or `nil`.
     private var problem: String? {
-        if !Self.isAbsolutePath(executablePath) { return "needs an absolute executable path with no NUL byte" }
-        if let executableDigest, executableDigest.count != Self.digestLength { return "digest must be \(Self.digestLength) bytes" }
-        if executablePinned, executableDigest == nil { return "cannot pin an executable without its digest" }
-        if let script, !Self.isScript(script) { return "script must be an absolute path, module:NAME or class:NAME, with no NUL byte" }
-        if let scriptDigest, script == nil || scriptDigest.count != Self.digestLength {
-            return "script digest must be \(Self.digestLength) bytes, with its script"
+        let parts = EncodedParts(
+            path: executablePath[...], digest: executableDigest?[...], script: script?[...], scriptDigest: scriptDigest?[...],
+            app: sandboxApp.map { Array($0.utf8)[...] }, unit: systemdUnit.map { Array($0.utf8)[...] }, pinned: executablePinned,
+            scriptPinned: scriptPinned)
+        return Self.problem(parts, encodedCount: encodedCount)
+    }
+
+    /// The rule `parts` breaks, or `nil`. Bytes throughout, so a record's owner is checked in
+    /// place; the sandbox app and the unit are ASCII, so bytes that pass are valid UTF-8.
+    private static func problem(_ parts: EncodedParts, encodedCount: Int) -> String? {
+        if !isAbsolutePath(parts.path) { return "needs an absolute executable path with no NUL byte" }
+        if let digest = parts.digest, digest.count != digestLength { return "digest must be \(digestLength) bytes" }
+        if parts.pinned, parts.digest == nil { return "cannot pin an executable without its digest" }
+        if let script = parts.script, !isScript(script) { return "script must be an absolute path, module:NAME or class:NAME, with no NUL byte" }
+        if let scriptDigest = parts.scriptDigest, parts.script == nil || scriptDigest.count != digestLength {
+            return "script digest must be \(digestLength) bytes, with its script"
         }
-        if scriptPinned, scriptDigest == nil { return "cannot pin a script without its digest" }
-        if let sandboxApp, !Self.isSandboxApp(sandboxApp) { return "sandbox app must be flatpak:APP-ID or snap:NAME" }
-        if let systemdUnit, !Self.isServiceUnit(systemdUnit) { return "systemd unit must be a valid name ending in .service" }
-        if encodedCount > Self.maxEncodedBytes { return "encodes to more than \(Self.maxEncodedBytes) bytes" }
+        if parts.scriptPinned, parts.scriptDigest == nil { return "cannot pin a script without its digest" }
+        if let app = parts.app, !isSandboxApp(app) { return "sandbox app must be flatpak:APP-ID or snap:NAME" }
+        if let unit = parts.unit, !isServiceUnit(unit) { return "systemd unit must be a valid name ending in .service" }
+        if encodedCount > maxEncodedBytes { return "encodes to more than \(maxEncodedBytes) bytes" }
         return nil
     }
 
-    private static func isAbsolutePath(_ path: [UInt8]) -> Bool {
-        path.first == UInt8(ascii: "/") && !path.contains(0)
+    private static func isAbsolutePath(_ path: ArraySlice<UInt8>) -> Bool {
+        path.first == UInt8(ascii: "/") && !hasNUL(path)
     }
 
-    private static func isScript(_ script: [UInt8]) -> Bool {
-        guard !script.contains(0) else { return false }
+    /// Whether `bytes` hold a NUL byte (a record's owner is checked on every read: `memchr`).
+    private static func hasNUL(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { $0.baseAddress.map { memchr($0, 0, bytes.count) != nil } ?? false }
+    }
+
+    private static func isScript(_ script: ArraySlice<UInt8>) -> Bool {
+        guard !hasNUL(script) else { return false }
         if script.first == UInt8(ascii: "/") { return true }
-        return [Array("module:".utf8), Array("class:".utf8)].contains { prefix in
-            script.count > prefix.count && script.starts(with: prefix)
+        return ["module:", "class:"].contains { prefix in
+            script.count > prefix.utf8.count && script.starts(with: prefix.utf8)
         }
     }
 
     /// `flatpak:` and a Flatpak application id (letters, digits, `_`, `-`, `.`), or `snap:` and
     /// a snap name (lower-case letters, digits, `-`).
-    private static func isSandboxApp(_ app: String) -> Bool {
+    private static func isSandboxApp(_ app: ArraySlice<UInt8>) -> Bool {
         func name(after prefix: String, _ allowed: (UInt8) -> Bool, max: Int) -> Bool {
-            guard app.hasPrefix(prefix) else { return false }
-            let name = app.utf8.dropFirst(prefix.utf8.count)
+            guard app.starts(with: prefix.utf8) else { return false }
+            let name = app.dropFirst(prefix.utf8.count)
             return !name.isEmpty && name.count <= max && name.allSatisfy(allowed)
         }
         return name(after: "flatpak:", { isASCIIAlphanumeric($0) || "_-.".utf8.contains($0) }, max: 255)
@@ -206,9 +236,10 @@ public struct Program: Hashable, Sendable, CustomStringConvertible {
 
     /// A systemd unit name (letters, digits, `:`, `-`, `_`, `.`, `\`, `@`; at most 255 bytes)
     /// ending in `.service`.
-    private static func isServiceUnit(_ unit: String) -> Bool {
-        unit.utf8.count > ".service".utf8.count && unit.utf8.count <= 255 && unit.hasSuffix(".service")
-            && unit.utf8.allSatisfy { isASCIIAlphanumeric($0) || ":-_.\\@".utf8.contains($0) }
+    private static func isServiceUnit(_ unit: ArraySlice<UInt8>) -> Bool {
+        let suffix = ".service".utf8
+        return unit.count > suffix.count && unit.count <= 255 && unit.reversed().starts(with: suffix.reversed())
+            && unit.allSatisfy { isASCIIAlphanumeric($0) || ":-_.\\@".utf8.contains($0) }
     }
 
     private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
@@ -268,9 +299,10 @@ extension Program {
         return program
     }
 
-    /// Checks a record's program field against every rule, as every read of the record does.
-    static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
-        _ = try decode(bytes)
+    /// Checks a record's program field against every rule of ``init(encoded:)``, as every read
+    /// of the record does, without building the program.
+    package static func check(_ bytes: ArraySlice<UInt8>) throws(CofferError) {
+        guard EncodedParts.checking(bytes) != nil else { throw .integrityFailure }
     }
 }
 

@@ -17,6 +17,13 @@ package enum ItemRecord {
     }
 
     package static func encode(_ attributes: ItemAttributes, secret: some Collection<UInt8>, access: ItemAccess = .unowned) -> [UInt8] {
+        encode(attributes, secret: secret, accessFields: encodedAccess(access))
+    }
+
+    /// The record of `attributes` and `secret` whose last fields are `accessFields`, the owner
+    /// and access-list fields exactly as another record holds them (``Decoded/accessFields``,
+    /// which ``decode(_:)`` checked) or as ``encodedAccess(_:)`` writes them.
+    static func encode(_ attributes: ItemAttributes, secret: some Collection<UInt8>, accessFields: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [attributes.id.itemClass.rawValue]
         out.reserveCapacity(secret.count + 128)
         func field(_ tag: Tag, _ value: some Collection<UInt8>) { TaggedFields.append(tag.rawValue, value, to: &out) }
@@ -46,15 +53,73 @@ package enum ItemRecord {
         for (name, value) in custom.sorted(by: { $0.0.lexicographicallyPrecedes($1.0) }) {
             field(.custom, lengthPrefixed(name) + value)
         }
-        appendAccess(access, to: &out)
+        out.append(contentsOf: accessFields)
         return out
     }
 
     /// The owner and access-list fields, the last of a record.
-    private static func appendAccess(_ access: ItemAccess, to out: inout [UInt8]) {
+    static func encodedAccess(_ access: ItemAccess) -> [UInt8] {
+        var out: [UInt8] = []
         if let owner = access.owner { TaggedFields.append(Tag.owner.rawValue, owner.encoded, to: &out) }
         for program in access.allowed { TaggedFields.append(Tag.allowed.rawValue, program.encoded, to: &out) }
+        return out
     }
+
+    /// The owner and access list of fields that ``decode(_:)`` checked.
+    static func access(_ accessFields: some Collection<UInt8>) -> ItemAccess {
+        var reader = TaggedFields.Reader(ArraySlice(accessFields), repeatable: repeatableTags)
+        var owner: Program?, allowed: [Program] = []
+        while let (tag, value) = try? reader.next(), let program = try? Program.decode(value) {
+            if tag == Tag.owner.rawValue { owner = program } else { allowed.append(program) }
+        }
+        return ItemAccess(owner: owner, allowed: allowed)
+    }
+
+    /// The class byte and the fields the attribute index is made of (the names, the internet
+    /// attributes and the custom ones: ``ItemAttributes/indexedAttributes``), from a record
+    /// that ``decode(_:)`` accepts. Records are written in one canonical form, so two records
+    /// with the same bytes here have the same index rows.
+    static func indexedFields(of record: ArraySlice<UInt8>) -> [UInt8] {
+        indexedFields(record.prefix(1), record.dropFirst())
+    }
+
+    private static func indexedFields(_ itemClass: ArraySlice<UInt8>, _ fields: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        _ = walkIndexedFields(itemClass, fields) { part in
+            out.append(contentsOf: part)
+            return true
+        }
+        return out
+    }
+
+    /// Whether ``indexedFields(of:)`` of `record` is `expected`, found without copying.
+    static func hasIndexedFields(_ expected: [UInt8], _ record: ArraySlice<UInt8>) -> Bool {
+        var offset = 0
+        let matched = walkIndexedFields(record.prefix(1), record.dropFirst()) { part in
+            guard expected.count - offset >= part.count, expected[offset..<(offset + part.count)].elementsEqual(part) else { return false }
+            offset += part.count
+            return true
+        }
+        return matched && offset == expected.count
+    }
+
+    /// Calls `body` with `itemClass`, then with each field of `fields` that the attribute index
+    /// is made of, whole, in order; stops at the first `false`, and returns whether none was.
+    private static func walkIndexedFields(
+        _ itemClass: ArraySlice<UInt8>, _ fields: ArraySlice<UInt8>, _ body: (ArraySlice<UInt8>) -> Bool
+    ) -> Bool {
+        guard body(itemClass) else { return false }
+        var reader = TaggedFields.Reader(fields, repeatable: repeatableTags)
+        var start = reader.position
+        while let (tag, _) = try? reader.next(), tag < Tag.owner.rawValue {
+            if tag <= Tag.account.rawValue || tag >= Tag.protocol.rawValue, !body(fields[start..<reader.position]) { return false }
+            start = reader.position
+        }
+        return true
+    }
+
+    /// The tags that may follow themselves in a record.
+    private static let repeatableTags = [Tag.custom.rawValue, Tag.allowed.rawValue]
 
     /// A record checked by ``decode(_:)``: slices of its plaintext, from which the attributes and
     /// the access are built only when a caller asks, so a read of a secret builds neither. Every
@@ -75,16 +140,14 @@ package enum ItemRecord {
         /// The item's attributes.
         package var attributes: ItemAttributes { ItemRecord.attributes(itemClass, fields) }
 
+        /// When the item was created.
+        let created: Date
+
         /// The item's owner and access list (format version 3).
-        package var access: ItemAccess {
-            var reader = TaggedFields.Reader(accessFields, repeatable: [Tag.allowed.rawValue])
-            var owner: Program?, allowed: [Program] = []
-            // decode(_:) checked every field, so each decodes.
-            while let (tag, value) = try? reader.next(), let program = try? Program.decode(value) {
-                if tag == Tag.owner.rawValue { owner = program } else { allowed.append(program) }
-            }
-            return ItemAccess(owner: owner, allowed: allowed)
-        }
+        package var access: ItemAccess { ItemRecord.access(accessFields) }
+
+        /// ``ItemRecord/indexedFields(of:)`` of this record.
+        var indexedFields: [UInt8] { ItemRecord.indexedFields([itemClass.rawValue], fields) }
 
         /// The blind-index input of the stored class, service and account bytes exactly as
         /// stored: the row key recomputed from it must equal the row's (docs/vault-format.md, 5.3).
@@ -94,10 +157,15 @@ package enum ItemRecord {
         /// without building the record's own input.
         func hasIndexInput(_ indexInput: [UInt8]) -> Bool {
             let accountStart = 9 + service.count
-            func length(at start: Int) -> Int { Int(indexInput[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }) }
-            return indexInput.count == accountStart + account.count && indexInput[0] == itemClass.rawValue
-                && length(at: 1) == service.count && indexInput[5..<(accountStart - 4)].elementsEqual(service)
-                && length(at: accountStart - 4) == account.count && indexInput[accountStart...].elementsEqual(account)
+            guard indexInput.count == accountStart + account.count, indexInput[0] == itemClass.rawValue else { return false }
+            return indexInput.withUnsafeBufferPointer { input in
+                func length(at start: Int) -> Int { input[start..<(start + 4)].reduce(0) { $0 << 8 | Int($1) } }
+                func holds(_ bytes: ArraySlice<UInt8>, at start: Int) -> Bool {
+                    bytes.withUnsafeBufferPointer { bytes in bytes.isEmpty || memcmp(input.baseAddress! + start, bytes.baseAddress!, bytes.count) == 0 }
+                }
+                return length(at: 1) == service.count && holds(service, at: 5) && length(at: accountStart - 4) == account.count
+                    && holds(account, at: accountStart)
+            }
         }
 
         /// Whether the item has expired by `now` (and so does not exist).
@@ -112,9 +180,9 @@ package enum ItemRecord {
     /// attributes and the access come from ``Decoded``, on demand.
     package static func decode(_ bytes: [UInt8]) throws(CofferError) -> Decoded {
         guard let first = bytes.first, let itemClass = ItemClass(rawValue: first) else { throw malformed }
-        var reader = TaggedFields.Reader(bytes.dropFirst(), repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
+        var reader = TaggedFields.Reader(bytes.dropFirst(), repeatable: repeatableTags)
         var service: ArraySlice<UInt8>?, account: ArraySlice<UInt8>?, secret: ArraySlice<UInt8>?
-        var hasCreated = false, hasModified = false, expiresAt: Date?
+        var created: Date?, hasModified = false, expiresAt: Date?
         var customCount = 0, lastCustomName: ArraySlice<UInt8>?
         var accessStart: Int?, allowedCount = 0, lastAllowed: ArraySlice<UInt8>?
         while let (rawTag, value) = try reader.next() {
@@ -125,9 +193,7 @@ package enum ItemRecord {
             case .secret:
                 guard value.count <= Limits.maxSecretBytes else { throw malformed }
                 secret = value
-            case .created:
-                _ = try date(value)
-                hasCreated = true
+            case .created: created = try date(value)
             case .modified:
                 _ = try date(value)
                 hasModified = true
@@ -158,17 +224,17 @@ package enum ItemRecord {
                 }
             }
         }
-        guard let service, let account, let secret, hasCreated, hasModified else { throw malformed }
+        guard let service, let account, let secret, let created, hasModified else { throw malformed }
         // An attribute item's service is its identifier and its account is empty.
         if itemClass == .attributeItem, !account.isEmpty { throw malformed }
         return Decoded(
             itemClass: itemClass, fields: bytes.dropFirst(), service: service, account: account, secret: secret,
-            expiresAt: expiresAt, accessFields: bytes[(accessStart ?? bytes.endIndex)...])
+            expiresAt: expiresAt, accessFields: bytes[(accessStart ?? bytes.endIndex)...], created: created)
     }
 
     /// The attributes of fields that ``decode(_:)`` checked.
     private static func attributes(_ itemClass: ItemClass, _ fields: ArraySlice<UInt8>) -> ItemAttributes {
-        var reader = TaggedFields.Reader(fields, repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
+        var reader = TaggedFields.Reader(fields, repeatable: repeatableTags)
         var service = "", account = "", created = Date(timeIntervalSince1970: 0), modified = created, expiresAt: Date?
         var label: String?, comment: String?, contentType: String?, internet = InternetAttributes(), custom: [String: String] = [:]
         func string(_ value: ArraySlice<UInt8>) -> String { String(decoding: value, as: UTF8.self) }
@@ -210,12 +276,10 @@ package enum ItemRecord {
     /// `plaintext` (a record that ``decode(_:)`` accepts) with its owner and access list
     /// replaced by `access`, every other byte as it was: they are its last fields.
     static func replacingAccess(in plaintext: [UInt8], with access: ItemAccess) throws(CofferError) -> [UInt8] {
-        var reader = TaggedFields.Reader(plaintext.dropFirst(), repeatable: [Tag.custom.rawValue, Tag.allowed.rawValue])
+        var reader = TaggedFields.Reader(plaintext.dropFirst(), repeatable: repeatableTags)
         var end = reader.position
         while let (tag, _) = try reader.next(), tag < Tag.owner.rawValue { end = reader.position }
-        var out = Array(plaintext[..<end])
-        appendAccess(access, to: &out)
-        return out
+        return Array(plaintext[..<end]) + encodedAccess(access)
     }
 
     /// The item named by a blind-index input (docs/vault-format.md, 5.1), as an audit entry

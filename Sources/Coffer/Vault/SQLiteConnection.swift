@@ -6,7 +6,9 @@ import CofferBase
 /// Not thread-safe by itself: its owner (``Vault``) serialises every use under a lock.
 final class SQLiteConnection {
     private let handle: OpaquePointer
-    private var statements: [String: SQLiteStatement] = [:]
+    /// Prepared statements by their SQL's address: every statement is a literal
+    /// (`StaticString`), so none is built from data, and finding it hashes no text.
+    private var statements: [UnsafeRawPointer: SQLiteStatement] = [:]
     /// Set for a database in rollback-journal mode: it is switched to WAL before the first
     /// write, never by a read (docs/vault-format.md, 2).
     var switchesToWALBeforeWriting = false
@@ -81,14 +83,14 @@ final class SQLiteConnection {
     }
 
     /// Runs a cached prepared statement: binds, lets `body` step through it, then resets it.
-    func with<R>(_ sql: String, _ body: (SQLiteStatement) throws(CofferError) -> R) throws(CofferError) -> R {
+    func with<R>(_ sql: StaticString, _ body: (SQLiteStatement) throws(CofferError) -> R) throws(CofferError) -> R {
         let statement = try cachedStatement(sql)
         defer { statement.reset() }
         return try body(statement)
     }
 
     /// The first column of the first row of a query, as an integer.
-    func integer(_ sql: String) throws(CofferError) -> Int64? {
+    func integer(_ sql: StaticString) throws(CofferError) -> Int64? {
         try with(sql) { statement throws(CofferError) in try statement.step() ? statement.int64(at: 0) : nil }
     }
 
@@ -124,7 +126,7 @@ final class SQLiteConnection {
     }
 
     /// Runs one cached statement that takes no parameters and returns no rows.
-    private func run(_ sql: String) throws(CofferError) {
+    private func run(_ sql: StaticString) throws(CofferError) {
         try with(sql) { statement throws(CofferError) in try statement.run() }
     }
 
@@ -145,13 +147,15 @@ final class SQLiteConnection {
         }
     }
 
-    private func cachedStatement(_ sql: String) throws(CofferError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
+    private func cachedStatement(_ sql: StaticString) throws(CofferError) -> SQLiteStatement {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let statement = statements[key] { return statement }
         var raw: OpaquePointer?
-        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        let text = key.assumingMemoryBound(to: CChar.self)
+        let status = sqlite3_prepare_v3(handle, text, Int32(sql.utf8CodeUnitCount), UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard status == SQLITE_OK, let raw else { throw Self.error(for: status) }
         let statement = SQLiteStatement(raw, connection: self)
-        statements[sql] = statement
+        statements[key] = statement
         return statement
     }
 

@@ -5,7 +5,7 @@ enum TaggedFields {
     static func append(_ tag: UInt8, _ value: some Collection<UInt8>, to out: inout [UInt8]) {
         out.append(tag)
         withUnsafeBytes(of: UInt32(value.count).bigEndian) { out.append(contentsOf: $0) }
-        out.append(contentsOf: value)
+        if value.withContiguousStorageIfAvailable({ out.append(contentsOf: $0) }) == nil { out.append(contentsOf: value) }
     }
 
     /// Whether `bytes` are valid UTF-8, found without making a string.

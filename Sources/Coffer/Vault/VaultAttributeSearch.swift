@@ -107,7 +107,7 @@ extension Vault {
                 let previous = try checkedDecode(plaintext, rowKey: old, keys)
                 guard !previous.isExpired(at: now) else { throw .itemNotFound }
                 if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }
-                let kept = Kept(created: previous.attributes.created, access: previous.access)
+                let kept = Kept(created: previous.created, access: previous.access)
                 return try upsert(secret, for: id, options: options, now: now, owner: nil, keeping: kept, connection, keys)
             }
         }

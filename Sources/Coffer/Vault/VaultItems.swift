@@ -35,7 +35,26 @@ extension Vault: CredentialStore {
     /// What a rewritten item keeps from the item it replaces.
     struct Kept {
         let created: Date
-        let access: ItemAccess
+        /// The owner and access-list fields, as the record keeps them.
+        let accessFields: [UInt8]
+        /// ``ItemRecord/indexedFields(of:)`` of the live record in the rewritten item's row;
+        /// `nil` when not known, and the index rows are then made anew.
+        let indexedFields: [UInt8]?
+
+        var access: ItemAccess { ItemRecord.access(accessFields) }
+
+        init(created: Date, access: ItemAccess) {
+            self.created = created
+            accessFields = ItemRecord.encodedAccess(access)
+            indexedFields = nil
+        }
+
+        /// What the live record `old`, in the rewritten item's own row, keeps.
+        init(_ old: ItemRecord.Decoded) {
+            created = old.created
+            accessFields = Array(old.accessFields)
+            indexedFields = old.indexedFields
+        }
     }
 
     /// Writes one item and its attribute index rows inside the caller's write transaction (after
@@ -55,7 +74,9 @@ extension Vault: CredentialStore {
         if kept == nil { kept = try liveKept(at: rowKey, indexInput: indexInput, now: now, connection, keys) }
         let keeping = kept ?? Kept(created: now, access: ItemAccess(owner: owner))
         let attributes = ItemAttributes(id: id, options: options, created: keeping.created, modified: now)
-        var plaintext = ItemRecord.encode(attributes, secret: secret, access: keeping.access)
+        var plaintext = ItemRecord.encode(attributes, secret: secret, accessFields: keeping.accessFields)
+        // The same names and attributes as the record replaced in this row: the same index rows.
+        let indexUnchanged = keeping.indexedFields.map { ItemRecord.hasIndexedFields($0, plaintext[...]) } ?? false
         let sealed = AEAD.seal(plaintext, key: keys.recordKey, associatedData: associatedData)
         SecretMemory.zero(&plaintext)
         try connection.with(
@@ -64,7 +85,7 @@ extension Vault: CredentialStore {
             try statement.bind(.blob(rowKey), .blob(sealed))
             try statement.run()
         }
-        try AttributeIndex.replace(attributes, rowKey: rowKey, keys, connection)
+        if !indexUnchanged { try AttributeIndex.replace(attributes, rowKey: rowKey, keys, connection) }
         return rowKey
     }
 
@@ -84,19 +105,19 @@ extension Vault: CredentialStore {
         var opened = OpenedRecord(indexInput: indexInput, rowKey: rowKey, sealed: previous, plaintext: plaintext)
         defer { SecretMemory.zero(&opened.plaintext) }
         guard let old = try? checkedDecode(opened, keys), !old.isExpired(at: now) else { return nil }
-        return Kept(created: old.attributes.created, access: old.access)
+        return Kept(old)
     }
 
     /// The item, or `nil` when it is absent or expired (an expired item's row is purged).
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive(.item(id)) { decoded, _ in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.item(id)) { decoded, _ in Item(attributes: decoded.attributes, secret: decoded.secret.withUnsafeBytes { Data($0) }) }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive(.item(id)) { decoded, _ in Data(decoded.secret) }
+        try readLive(.item(id)) { decoded, _ in decoded.secret.withUnsafeBytes { Data($0) } }
     }
 
     /// Reads, authenticates and strictly decodes the record at `address`, purging it when expired.

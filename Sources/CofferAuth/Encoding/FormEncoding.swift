@@ -2,27 +2,27 @@ import Foundation
 
 /// `application/x-www-form-urlencoded`, as OAuth 2.0 uses it (RFC 6749 Appendix B).
 package enum FormEncoding {
-    /// The characters left as they are: ALPHA / DIGIT / "-" / "." / "_" / "*".
-    private static let unreserved: Set<UInt8> = Set(
-        Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8))
+    /// Whether each byte is left as it is: ALPHA / DIGIT / "-" / "." / "_" / "*".
+    private static let unreserved: [Bool] = (0...255).map { byte in
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._*".utf8.contains(UInt8(byte))
+    }
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// Encodes one name or value: spaces become "+", everything else outside the unreserved set "%XX".
     package static func escape(_ text: String) -> String {
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+            if unreserved[Int(byte)] {
+                result.append(byte)
             } else if byte == UInt8(ascii: " ") {
-                result.append("+")
+                result.append(UInt8(ascii: "+"))
             } else {
-                result.unicodeScalars.append("%")
-                result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte >> 4)]))
-                result.unicodeScalars.append(Unicode.Scalar(hexDigits[Int(byte & 0x0F)]))
+                result += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Encodes pairs in order: `a=1&b=2`.

@@ -39,7 +39,7 @@ package struct TokenReply: Sendable {
             type = "Bearer"
         default: throw .malformedResponse(reason: "token_type is not a string")
         }
-        guard type.caseInsensitiveCompare("Bearer") == .orderedSame else {
+        guard ASCIICase.equal(type, "Bearer") else {
             throw .malformedResponse(reason: "unsupported token_type \(type.prefix(32))")
         }
         return TokenReply(

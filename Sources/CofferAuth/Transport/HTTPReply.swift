@@ -17,7 +17,7 @@ public struct HTTPReply: Sendable {
 
     /// The first value of the header `name`, compared case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { ASCIICase.equal($0.name, name) }?.value
     }
 
     /// Whether the status is 2xx.

@@ -27,8 +27,7 @@ package enum MediaType {
     /// with any parameters (such as `charset=utf-8`).
     package static func isJSON(_ contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let essence = (contentType.split(separator: ";", maxSplits: 1).first ?? "")
-            .trimmingCharacters(in: .whitespaces).lowercased()
+        let essence = ASCIICase.lowercased(ASCIICase.trimmingWhitespace(contentType.split(separator: ";", maxSplits: 1).first ?? ""))
         return essence == json || (essence.hasPrefix("application/") && essence.hasSuffix("+json"))
     }
 }

@@ -1,3 +1,4 @@
+import CofferTestSupport
 import XCTest
 @testable import Coffer
 
@@ -101,8 +102,40 @@ final class ProgramTests: XCTestCase {
         ]
         for (name, bytes) in cases {
             XCTAssertNil(Program(encoded: bytes), name)
+            XCTAssertThrowsError(try Program.check(bytes[...]), "the record check: \(name)")
         }
         XCTAssertNotNil(Program(encoded: field(0x01, bytes("/") + [UInt8](repeating: 0x61, count: 8192 - 6))), "exactly 8192 bytes is allowed")
+    }
+
+    /// The check every read of a record makes of its owner, which builds no program, accepts
+    /// exactly the encodings the decoder accepts: valid programs of every shape, and tens of
+    /// thousands of their mutations (bytes changed, cut, inserted; non-ASCII apps and units).
+    func testTheRecordCheckAcceptsExactlyWhatTheDecoderAccepts() throws {
+        var valid = [
+            try full, try Program(executablePath: bytes("/bin/x")),
+            try Program(executablePath: bytes("/usr/bin/java"), script: bytes("class:Main"), sandboxApp: "snap:my-app-2"),
+            try Program(executablePath: bytes("/usr/bin/python3"), script: bytes("module:http.server"), scriptDigest: digest),
+            try Program(executablePath: [0x2F, 0xFF, 0xC3, 0x28], executableDigest: otherDigest, systemdUnit: "a\\x2d@b:c_d-e.service"),
+        ].map(\.encoded)
+        valid.append(field(0x01, bytes("/x")) + field(0x07, bytes("flatpak:\u{e9}")))
+        valid.append(field(0x01, bytes("/x")) + field(0x08, bytes("a.service\u{301}")))
+        var generator = SeededGenerator(seed: 29)
+        for original in valid {
+            XCTAssertEqual((try? Program.check(original[...])) != nil, Program(encoded: original) != nil, "\(original)")
+            for _ in 0..<5_000 {
+                var mutated = original
+                switch generator.next() % 3 {
+                case 0 where !mutated.isEmpty: mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next())
+                case 1 where !mutated.isEmpty: mutated.removeLast(Int(generator.next() % UInt64(mutated.count)))
+                default: mutated.insert(UInt8(truncatingIfNeeded: generator.next()), at: Int(generator.next() % UInt64(mutated.count + 1)))
+                }
+                let decoded = Program(encoded: mutated) != nil
+                XCTAssertEqual((try? Program.check(mutated[...])) != nil, decoded, "\(mutated)")
+                // Slices that do not start at index 0, as a record's fields are.
+                let inRecord = ([0xAA, 0xBB] + mutated)[2...]
+                XCTAssertEqual((try? Program.check(inRecord)) != nil, decoded, "\(mutated) inside a record")
+            }
+        }
     }
 
     /// The initializer refuses what the decoder refuses, with a typed error.

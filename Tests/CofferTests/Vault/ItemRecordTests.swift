@@ -9,6 +9,55 @@ final class ItemRecordTests: XCTestCase {
         created: Date(timeIntervalSince1970: 1), modified: Date(timeIntervalSince1970: 2),
         expiresAt: Date(timeIntervalSince1970: 3), internet: InternetAttributes(protocol: "https", port: 65535, path: "/", authenticationType: "basic"))
 
+    /// Two records have the same index fields exactly when their items have the same indexed
+    /// attributes: a new secret, label, comment, date, expiry, content type or access list
+    /// leaves them as they were; a name, an internet attribute or a custom attribute changes
+    /// them. A rewrite that finds them equal writes no index row (`Vault.upsert`), so a change
+    /// missed here would leave the attribute index stale.
+    func testIndexedFieldsChangeExactlyWithTheIndexedAttributes() throws {
+        func changed(_ change: (inout ItemAttributes) -> Void) -> ItemAttributes {
+            var changed = attributes
+            change(&changed)
+            return changed
+        }
+        let owner = ItemAccess(owner: try Program(executablePath: Array("/bin/x".utf8)))
+        let original = ItemRecord.encode(attributes, secret: Data([1]))
+        let alike: [(String, [UInt8])] = [
+            ("secret", ItemRecord.encode(attributes, secret: Data([2, 3]))),
+            ("label", ItemRecord.encode(changed { $0.label = "other" }, secret: Data([1]))),
+            ("comment", ItemRecord.encode(changed { $0.comment = nil }, secret: Data([1]))),
+            ("dates", ItemRecord.encode(changed { $0.modified = Date(timeIntervalSince1970: 9); $0.expiresAt = nil }, secret: Data([1]))),
+            ("content type", ItemRecord.encode(changed { $0.contentType = "text/plain" }, secret: Data([1]))),
+            ("access", ItemRecord.encode(attributes, secret: Data([1]), access: owner)),
+        ]
+        let different: [(String, [UInt8])] = [
+            ("server", ItemRecord.encode(changed { $0.id = .internetPassword(server: "h2", account: "u") }, secret: Data([1]))),
+            ("account", ItemRecord.encode(changed { $0.id = .internetPassword(server: "h", account: "u2") }, secret: Data([1]))),
+            ("class", ItemRecord.encode(changed { $0.id = .genericPassword(service: "h", account: "u"); $0.internet = nil }, secret: Data([1]))),
+            ("port", ItemRecord.encode(changed { $0.internet?.port = 443 }, secret: Data([1]))),
+            ("no port", ItemRecord.encode(changed { $0.internet?.port = nil }, secret: Data([1]))),
+            ("path", ItemRecord.encode(changed { $0.internet?.path = "/x" }, secret: Data([1]))),
+            ("protocol", ItemRecord.encode(changed { $0.internet?.protocol = "http" }, secret: Data([1]))),
+            ("authtype", ItemRecord.encode(changed { $0.internet?.authenticationType = nil }, secret: Data([1]))),
+            ("custom value", ItemRecord.encode(changed { $0.custom["k"] = "w" }, secret: Data([1]))),
+            ("custom added", ItemRecord.encode(changed { $0.custom["z"] = "" }, secret: Data([1]))),
+            ("custom removed", ItemRecord.encode(changed { $0.custom["a"] = nil }, secret: Data([1]))),
+        ]
+        let expected = ItemRecord.indexedFields(of: original[...])
+        for (name, record) in alike {
+            XCTAssertEqual(ItemRecord.indexedFields(of: record[...]), expected, name)
+            XCTAssertTrue(ItemRecord.hasIndexedFields(expected, record[...]), name)
+            XCTAssertEqual(try ItemRecord.decode(record).indexedFields, expected, name)
+        }
+        for (name, record) in different {
+            XCTAssertNotEqual(ItemRecord.indexedFields(of: record[...]), expected, name)
+            XCTAssertFalse(ItemRecord.hasIndexedFields(expected, record[...]), name)
+            XCTAssertTrue(ItemRecord.hasIndexedFields(ItemRecord.indexedFields(of: record[...]), record[...]), name)
+        }
+        XCTAssertFalse(ItemRecord.hasIndexedFields(expected + [0], original[...]), "a longer expectation")
+        XCTAssertFalse(ItemRecord.hasIndexedFields(Array(expected.dropLast()), original[...]), "a shorter expectation")
+    }
+
     /// Encoding then decoding gives back every attribute and the secret, and the blind-index
     /// input of the stored names.
     func testRoundTrip() throws {

@@ -41,6 +41,14 @@ final class VaultAttributeIndexTests: XCTestCase {
         try raw.execute("INSERT INTO attribute_index VALUES (x'\(hex(forged))', x'\(hex(shownRow))')")
         XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "red"]), [])
         XCTAssertEqual(try vault.verify().problems, [.attributeIndex(missingRows: 3, staleRows: 1)])
+
+        // A rewrite with the same attributes leaves the rows as they are (missing ones too:
+        // docs/vault-format.md, 5.4); one that changes an attribute writes all the item's rows.
+        try vault.set(Data("3".utf8), for: hidden, options: ItemOptions(custom: ["team": "blue"]))
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "blue"]).map(\.attributes.id), [shown])
+        try vault.set(Data("4".utf8), for: hidden, options: ItemOptions(custom: ["team": "green"]))
+        XCTAssertEqual(try vault.storedItems(withAttributes: ["team": "green"]).map(\.attributes.id), [hidden])
+        XCTAssertEqual(try vault.verify().problems, [.attributeIndex(missingRows: 0, staleRows: 1)])
     }
 
     /// A search by an attribute that every item has (libsecret's `xdg:schema`) together with a
@@ -82,6 +90,43 @@ final class VaultAttributeIndexTests: XCTestCase {
 
         try vault.remove(id)
         XCTAssertEqual(try indexRows(folder.file("test.vault")), 0)
+        XCTAssertTrue(try vault.verify().isClean)
+    }
+
+    /// A rewrite finds the item by what it has now and by nothing it had before, whether it
+    /// changes only the secret and the label (its index rows stay as they are) or an internet
+    /// or custom attribute (the rows that changed are replaced); it keeps the owner and the
+    /// creation date either way.
+    func testARewriteKeepsTheIndexTrue() throws {
+        let clock = TestClock.wholeSecond()
+        let vault = try folder.makeVault(configuration: .test(clock: clock))
+        let id = ItemID.internetPassword(server: "https://git.example.com", account: "ada")
+        func found(_ attributes: [String: String]) throws -> [ItemID] { try vault.storedItems(withAttributes: attributes).map(\.attributes.id) }
+        try vault.set(Data("1".utf8), for: id, options: ItemOptions(custom: ["team": "core"], internet: InternetAttributes(port: 443)))
+        let created = try XCTUnwrap(vault.item(for: id)).attributes.created
+        let owner = try vault.itemWithAccess(for: id)?.access.owner
+        XCTAssertNotNil(owner)
+        let rows = try XCTUnwrap(indexRows(folder.file("test.vault")))
+        clock.advance(by: 5)
+
+        try vault.set(Data("2".utf8), for: id, options: ItemOptions(label: "renamed", custom: ["team": "core"], internet: InternetAttributes(port: 443)))
+        XCTAssertEqual(try found(["team": "core", "port": "443"]), [id])
+        XCTAssertEqual(try indexRows(folder.file("test.vault")), rows)
+
+        try vault.set(Data("3".utf8), for: id, options: ItemOptions(custom: ["team": "web"], internet: InternetAttributes(port: 8443)))
+        XCTAssertEqual(try found(["team": "core"]), [])
+        XCTAssertEqual(try found(["port": "443"]), [])
+        XCTAssertEqual(try found(["team": "web", "port": "8443", "user": "ada"]), [id])
+        XCTAssertEqual(try indexRows(folder.file("test.vault")), rows)
+
+        try vault.set(Data("4".utf8), for: id, options: ItemOptions(internet: InternetAttributes(port: 8443)))
+        XCTAssertEqual(try found(["team": "web"]), [])
+        XCTAssertEqual(try indexRows(folder.file("test.vault")), rows - 1)
+
+        let item = try XCTUnwrap(vault.item(for: id))
+        XCTAssertEqual(item.secret, Data("4".utf8))
+        XCTAssertEqual(item.attributes.created, created)
+        XCTAssertEqual(try vault.itemWithAccess(for: id)?.access.owner, owner)
         XCTAssertTrue(try vault.verify().isClean)
     }
 

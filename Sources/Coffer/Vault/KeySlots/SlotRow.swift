@@ -41,8 +41,9 @@ package struct SlotRow: Sendable {
     /// see ``validated(id:kind:kdf:opslimit:memlimit:salt:wrappedKey:created:)``.
     static func all(_ connection: SQLiteConnection) throws(CofferError) -> [SlotRow] {
         try connection.with(
-            "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id LIMIT \(maxSlots + 1)"
+            "SELECT slot_id, kind, kdf, opslimit, memlimit, salt, wrapped_key, created_at FROM key_slots ORDER BY slot_id LIMIT ?1"
         ) { statement throws(CofferError) in
+            try statement.bind(.integer(Int64(maxSlots + 1)))
             var rows: [SlotRow] = []
             while try statement.step() {
                 guard rows.count < maxSlots else { throw .corruptVault(reason: "more than \(maxSlots) key slots") }

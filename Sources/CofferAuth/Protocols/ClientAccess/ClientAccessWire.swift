@@ -56,7 +56,7 @@ struct ClientAccessWire: ChallengeWire {
         guard response.status == 401 || response.status == 403 else { return nil }
         let realm = "\"\(ClientAccessPath.resourceRealm)\""
         let asks = response.headers.contains {
-            $0.name.caseInsensitiveCompare(HeaderName.wwwAuthenticate) == .orderedSame && $0.value.contains("Bearer") && $0.value.contains(realm)
+            ASCIICase.equal($0.name, HeaderName.wwwAuthenticate) && $0.value.contains("Bearer") && $0.value.contains(realm)
         }
         return asks ? TokenScope(nil) : nil
     }
