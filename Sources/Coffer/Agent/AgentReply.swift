@@ -112,7 +112,7 @@ package enum AgentReply: Sendable {
         case .item:
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }
             let decoded = try record(bytes)
-            return .item(Item(attributes: decoded.attributes, secret: Data(decoded.secret)))
+            return .item(decoded.item)
         case .secret:
             return .secret(try message.single(Tag.secret.rawValue).map { Data($0) })
         case .remove, .removeAll, .endLogin:

@@ -166,7 +166,7 @@ package enum AgentRequest: Sendable {
                 throw AgentProtocolError("a set needs a well-formed record")
             }
             let attributes = decoded.attributes
-            self = .set(vault: try vault(), id: attributes.id, secret: Data(decoded.secret), options: attributes.options)
+            self = .set(vault: try vault(), id: attributes.id, secret: decoded.secretData, options: attributes.options)
         case .item: self = .item(vault: try vault(), id: try id())
         case .secret: self = .secret(vault: try vault(), id: try id())
         case .remove: self = .remove(vault: try vault(), id: try id())

@@ -143,6 +143,12 @@ package enum ItemRecord {
         /// When the item was created.
         let created: Date
 
+        /// The secret, copied out of the plaintext in one `memcpy`.
+        package var secretData: Data { secret.withUnsafeBytes { Data($0) } }
+
+        /// The item: its attributes and its secret, copied out of the plaintext.
+        package var item: Item { Item(attributes: attributes, secret: secretData) }
+
         /// The item's owner and access list (format version 3).
         package var access: ItemAccess { ItemRecord.access(accessFields) }
 

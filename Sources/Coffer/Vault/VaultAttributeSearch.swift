@@ -60,7 +60,7 @@ extension Vault {
     /// The live item whose row key is `rowKey`, or `nil` when there is none (or it expired, and
     /// is purged). Throws ``CofferError/integrityFailure`` when its record fails authentication.
     package func storedItem(atRowKey rowKey: [UInt8]) throws(CofferError) -> Item? {
-        try readLive(.row(rowKey)) { decoded, _ in Item(attributes: decoded.attributes, secret: Data(decoded.secret)) }
+        try readLive(.row(rowKey)) { decoded, _ in decoded.item }
     }
 
     /// When the vault was created (the `vault` table's `created_at`). Works while locked.

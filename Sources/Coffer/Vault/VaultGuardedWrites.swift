@@ -27,9 +27,10 @@ extension Vault {
             try connection.transaction { () throws(CofferError) -> GuardedSet in
                 try prepareItemWrite(connection, keys)
                 let kept = try liveKept(of: id, now: now, connection, keys)
-                if let kept, !admits(kept.access) { return .refused(kept.access) }
+                let access = kept?.access
+                if let access, !admits(access) { return .refused(access) }
                 try upsert(secret, for: id, options: options, now: now, owner: owner, keeping: kept, connection, keys)
-                return kept.map { .replaced($0.access) } ?? .created
+                return access.map { .replaced($0) } ?? .created
             }
         }
     }

@@ -10,13 +10,13 @@ extension Vault {
 
     /// The item and its owner and access list, from one read of its record.
     package func itemWithAccess(for id: ItemID) throws(CofferError) -> (item: Item, access: ItemAccess)? {
-        try readLive(.item(id)) { decoded, _ in (Item(attributes: decoded.attributes, secret: decoded.secret.withUnsafeBytes { Data($0) }), decoded.access) }
+        try readLive(.item(id)) { decoded, _ in (decoded.item, decoded.access) }
     }
 
     /// The item at `rowKey` and its owner and access list, from one read of its record; `nil`
     /// when there is none (or it expired, and is purged).
     package func storedItemWithAccess(atRowKey rowKey: [UInt8]) throws(CofferError) -> (item: Item, access: ItemAccess)? {
-        try readLive(.row(rowKey)) { decoded, _ in (Item(attributes: decoded.attributes, secret: decoded.secret.withUnsafeBytes { Data($0) }), decoded.access) }
+        try readLive(.row(rowKey)) { decoded, _ in (decoded.item, decoded.access) }
     }
 
     /// Creates or replaces an item, as ``set(_:for:options:)`` does, with `owner` as the owner of

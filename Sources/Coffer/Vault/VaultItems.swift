@@ -112,12 +112,12 @@ extension Vault: CredentialStore {
     /// Throws ``CofferError/integrityFailure`` if its record fails authentication or breaks
     /// the format's rules.
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try readLive(.item(id)) { decoded, _ in Item(attributes: decoded.attributes, secret: decoded.secret.withUnsafeBytes { Data($0) }) }
+        try readLive(.item(id)) { decoded, _ in decoded.item }
     }
 
     /// The item's secret, or `nil` when it is absent or expired.
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try readLive(.item(id)) { decoded, _ in decoded.secret.withUnsafeBytes { Data($0) } }
+        try readLive(.item(id)) { decoded, _ in decoded.secretData }
     }
 
     /// Reads, authenticates and strictly decodes the record at `address`, purging it when expired.
