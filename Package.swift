@@ -34,9 +34,10 @@ let package = Package(
         // git's and docker's credential helpers on the vault.
         .executable(name: "git-credential-coffer", targets: ["git-credential-coffer"]),
         .executable(name: "docker-credential-coffer", targets: ["docker-credential-coffer"]),
-        // The full `coffer` behind the thin one, loaded only for what that does not answer itself
+        // The full programs behind the thin `coffer`, git-credential-coffer and
+        // docker-credential-coffer, loaded only for what those do not answer themselves
         // (docs/performance.md, "The thin front programs"). Not for linking.
-        .library(name: "CofferCommands", type: .dynamic, targets: ["CofferCLI"]),
+        .library(name: "CofferCommands", type: .dynamic, targets: ["CofferCLI", "GitCredentialHelper", "DockerCredentialHelper"]),
     ],
     traits: [
         .trait(name: "Auth", description: "CofferAuth: logins to OpenID providers, Oracle Mobile Hub, MobileFirst and Mobile Client Access."),
@@ -163,11 +164,13 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         // The agent's daemon: `coffer agent start` runs it, so that only it links the Secret
-        // Service's GDBus and the token broker's HTTP client.
+        // Service's GDBus and the token broker's HTTP client. It answers the credential helpers'
+        // `get` by their own rules (helperGet).
         .executableTarget(
             name: "coffer-agent",
             dependencies: [
                 "Coffer", "CofferAgent", "CofferAgentWire", "CofferCommandLine", "CofferSecretServiceProvider", "CofferTokenBroker",
+                "GitCredentialHelper", "DockerCredentialHelper",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
             ]),
         .executableTarget(
@@ -185,14 +188,16 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools),
                 .product(name: "Logging", package: "swift-log", condition: tools),
             ]),
-        // git's and docker's credential helpers: the vault through CofferCommandLine (agent or
-        // unlock), no networking. Not thin yet (docs/performance.md, "The thin front programs").
-        .executableTarget(
-            name: "git-credential-coffer",
+        // git's and docker's credential helpers in full: the vault through CofferCommandLine (agent or
+        // unlock), no networking; and their thin executables, which answer `get` through the agent.
+        .target(
+            name: "GitCredentialHelper",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
-        .executableTarget(
-            name: "docker-credential-coffer",
+        .target(
+            name: "DockerCredentialHelper",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+        .executableTarget(name: "git-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
+        .executableTarget(name: "docker-credential-coffer", dependencies: ["CofferAgentWire", "CofferThinClient"]),
         .executableTarget(
             name: "coffer-bench",
             dependencies: [
@@ -271,7 +276,7 @@ let package = Package(
             name: "CofferCLITests",
             dependencies: [
                 "CofferCLI", "CofferFront", "coffer-agent", "coffer-auth", "coffer-dev-backend", "git-credential-coffer", "docker-credential-coffer",
-                "Coffer", "CofferAgent", "CofferAgentWire", "CofferThinClient",
+                "GitCredentialHelper", "DockerCredentialHelper", "Coffer", "CofferAgent", "CofferAgentWire", "CofferThinClient",
                 "CofferCommandLine", "CofferDevBackend", "CofferTestSupport",
             ],
             exclude: ["Fixtures"]),

@@ -13,15 +13,13 @@ source scripts/leftovers.sh
 
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
-    # coffer's Swift runtime is linked dynamically: the thin coffer loads libCofferCommands.so
-    # (which links Foundation, so cannot take the runtime statically) for what it does not answer
-    # itself, and a process holds one Swift runtime. git-credential-coffer is one static binary.
-    for product in coffer coffer-agent coffer-auth coffer-dev-backend CofferCommands; do
+    # The Swift runtime is linked dynamically: the thin coffer and git-credential-coffer load
+    # libCofferCommands.so (which links Foundation, so cannot take the runtime statically) for
+    # what they do not answer themselves, and a process holds one Swift runtime.
+    for product in coffer coffer-agent coffer-auth coffer-dev-backend git-credential-coffer CofferCommands; do
         swift build -c release --product "$product" >.build/bench-cli-build.log 2>&1 \
             || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }
     done
-    swift build -c release --product git-credential-coffer --static-swift-stdlib --scratch-path .build/static >.build/bench-cli-build.log 2>&1 \
-        || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of git-credential-coffer failed (above)" >&2; exit 1; }
     libsecret_source=/usr/share/doc/git/contrib/credential/libsecret/git-credential-libsecret.c
     [ -f "$libsecret_source" ] || { echo "bench-cli: git's $libsecret_source is missing (package git)" >&2; exit 1; }
     mkdir -p .build-bench-cli
@@ -33,7 +31,7 @@ fi
 
 rounds=${BENCH_ROUNDS:-8}     # each round: 5 timed runs of every command, after 1 warm-up
 coffer=${COFFER_BENCH_BINARY:-.build/release/coffer}
-git_coffer=$(realpath "${COFFER_BENCH_GIT_HELPER:-.build/static/release/git-credential-coffer}")
+git_coffer=$(realpath "${COFFER_BENCH_GIT_HELPER:-.build/release/git-credential-coffer}")
 git_libsecret=$(realpath .build-bench-cli/git-credential-libsecret)
 work=$(mktemp -d)
 backend=

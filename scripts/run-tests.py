@@ -96,7 +96,7 @@ def read_durations(path):
 
 
 # The programs tests run as another uid (setpriv), the programs those run from their folder, and
-# the library the thin coffer loads for what it does not answer itself.
+# the library the thin coffer and credential helpers load for what they do not answer themselves.
 SHARED_PROGRAMS = ["coffer", "coffer-agent", "coffer-auth", "coffer-dev-backend", "coffer-test-helper",
                    "git-credential-coffer", "docker-credential-coffer", "libCofferCommands.so"]
 

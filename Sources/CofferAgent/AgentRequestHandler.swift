@@ -17,12 +17,18 @@ package final class AgentRequestHandler: Sendable {
     private let secretService = Guarded<SecretServiceStatus?>(nil)
     /// The logins the agent brokers (`token` requests); `nil`: it brokers none.
     package let tokenBroker: (any TokenBroker)?
+    /// How credential helpers answer a `get` (`helperGet`); `nil`: the helpers ask item by item.
+    package let helperRules: (any CredentialHelperRules)?
 
     /// A handler of `vaults`, asking access questions through `prompter` (`nil`: nobody can be
-    /// asked, so `confirm` refuses what it would ask about), brokering logins with `tokenBroker`.
-    package init(vaults: HeldVaults, prompter: PrompterCommand? = nil, tokenBroker: (any TokenBroker)? = nil) {
+    /// asked, so `confirm` refuses what it would ask about), brokering logins with `tokenBroker`,
+    /// answering credential helpers' `get` by `helperRules`.
+    package init(
+        vaults: HeldVaults, prompter: PrompterCommand? = nil, tokenBroker: (any TokenBroker)? = nil, helperRules: (any CredentialHelperRules)? = nil
+    ) {
         self.vaults = vaults
         self.tokenBroker = tokenBroker
+        self.helperRules = helperRules
         gate = AccessGate(prompter: prompter, frontDoor: .agent)
         shareGate = AccessGate(prompter: nil, frontDoor: .share, grantedByShare: true)
     }
@@ -56,7 +62,7 @@ package final class AgentRequestHandler: Sendable {
         answer(request, from: caller, asking: false, cancellation: nil, gate: throughShare ? shareGate : gate)
     }
 
-    private func answer(
+    func answer(
         _ request: AgentRequest, from caller: Caller?, asking: Bool, cancellation: PrompterCommand.Run?, gate: AccessGate
     ) -> AgentReply? {
         let program = caller?.program
@@ -110,6 +116,8 @@ package final class AgentRequestHandler: Sendable {
         case .share, .unshare:
             // The server makes and ends shares (``ShareRegistry``); no other front end does.
             return .failure(.invalidArgument(reason: "shares are made and ended on the agent's own socket"))
+        case .helperGet(let path, let helper, let input):
+            return answerHelperGet(helper, input: input, vault: path, by: caller, asking: asking, cancellation: cancellation, gate: gate)
         case .token, .keepLogin, .endLogin:
             return answerBrokered(request, from: program, asking: asking, cancellation: cancellation, gate: gate)
         }

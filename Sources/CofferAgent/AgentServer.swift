@@ -25,17 +25,18 @@ package final class AgentServer: Sendable {
 
     /// A server on the listening socket `listener`, forgetting a vault after `idleTimeout` unused,
     /// asking the person through `prompter` whether a program may use another's item, brokering
-    /// logins with `tokenBroker`.
+    /// logins with `tokenBroker`, answering credential helpers' `get` by `helperRules`.
     package init(
         listener: Int32, idleTimeout: Duration, limits: AgentServerLimits = AgentServerLimits(), prompter: PrompterCommand? = nil,
-        tokenBroker: (any TokenBroker)? = nil, now: @escaping @Sendable () -> Date = { Date() }
+        tokenBroker: (any TokenBroker)? = nil, helperRules: (any CredentialHelperRules)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) throws(CofferError) {
         self.listener = listener
         self.limits = limits
         wakeup = try AgentLoopWakeup()
         handler = AgentRequestHandler(
             vaults: HeldVaults(idleTimeout: TimeInterval(idleTimeout.components.seconds), now: now), prompter: prompter,
-            tokenBroker: tokenBroker)
+            tokenBroker: tokenBroker, helperRules: helperRules)
         shares = ShareRegistry(handler: handler, callers: callers, now: now)
     }
 

@@ -8,9 +8,7 @@ import CofferThinClient
 enum CofferFastPath {
     /// The exit status of a request answered here; `nil` to hand the invocation on.
     static func answer(_ arguments: [String]) -> Int32? {
-        guard ThinProgram.environment("COFFER_NO_AGENT") != "1",
-              (ThinProgram.environment("COFFER_BACKEND") ?? "").isEmpty || ThinProgram.environment("COFFER_BACKEND") == "vault",
-              let command = ThinArguments(arguments, valued: ["vault", "profile"], flags: ["internet"]),
+        guard let command = ThinArguments(arguments, valued: ["vault", "profile"], flags: ["internet"]),
               let name = command.positionals.first
         else { return nil }
         switch (name, command.positionals.count) {
@@ -40,7 +38,7 @@ enum CofferFastPath {
     }
 
     private static func agent(_ command: ThinArguments) -> ThinAgent? {
-        ThinVaultPath.resolve(given: command.values["vault"]).flatMap(ThinAgent.init(vault:))
+        ThinAgent.forVault(given: command.values["vault"])
     }
 
     private static func item(_ command: ThinArguments) -> AgentMessage.Field {

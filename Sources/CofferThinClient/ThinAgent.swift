@@ -31,6 +31,16 @@ package final class ThinAgent {
         AgentSocket.setTimeout(descriptor, AgentTimeouts.item)
     }
 
+    /// The agent for the vault `--vault` names (`given`, else as ``ThinVaultPath`` finds it),
+    /// when it may answer: not with `COFFER_NO_AGENT=1` or a `COFFER_BACKEND` other than the
+    /// vault's. `nil` otherwise, or when no agent answers (``init(vault:)``).
+    package static func forVault(given: String?) -> ThinAgent? {
+        guard ThinProgram.environment("COFFER_NO_AGENT") != "1",
+              (ThinProgram.environment("COFFER_BACKEND") ?? "").isEmpty || ThinProgram.environment("COFFER_BACKEND") == "vault"
+        else { return nil }
+        return ThinVaultPath.resolve(given: given).flatMap(ThinAgent.init(vault:))
+    }
+
     /// The success reply to the request `kind` with `fields` (the vault's path first); `nil` for
     /// any other reply, which the full program then asks for again and reports. An exchange that
     /// fails once the request may have been acted on (the agent died, or timed out) is not asked

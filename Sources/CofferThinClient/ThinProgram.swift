@@ -42,13 +42,21 @@ package enum ThinProgram {
     /// Writes all of `bytes` to stdout; on failure prints why and ends the process with status
     /// 74 (`ExitStatus.outputFailed`), as the full program does.
     package static func writeOutput(_ bytes: [UInt8]) {
+        guard writeAll(bytes, to: STDOUT_FILENO) else {
+            fail("cannot write the output: \(String(cString: strerror(errno)))", status: outputFailedStatus)
+        }
+    }
+
+    /// Writes all of `bytes` to `descriptor`; `false` (with `errno`) when it cannot.
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + offset, bytes.count - offset) }
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + offset, bytes.count - offset) }
             if written < 0, errno == EINTR { continue }
-            guard written > 0 else { fail("cannot write the output: \(String(cString: strerror(errno)))", status: outputFailedStatus) }
+            guard written > 0 else { return false }
             offset += written
         }
+        return true
     }
 
     /// Prints `message` after the program's name on stderr and ends the process with `status`.

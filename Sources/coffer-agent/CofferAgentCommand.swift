@@ -42,7 +42,7 @@ struct CofferAgentCommand: ParsableCommand, CofferRoot {
         if activated { _ = fcntl(listener, F_SETFD, FD_CLOEXEC) }
         let server = try AgentServer(
             listener: listener, idleTimeout: daemon.idleTimeout.duration, prompter: daemon.prompter.map { PrompterCommand(command: $0) },
-            tokenBroker: LoginTokenBroker())
+            tokenBroker: LoginTokenBroker(), helperRules: HelperRules())
         var provider: SecretServiceProvider?
         if daemon.secretService {
             do {

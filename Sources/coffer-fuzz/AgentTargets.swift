@@ -20,7 +20,7 @@ extension FuzzTarget {
         let requests: [AgentRequest] = [
             .ping, .identify, .status, .holds(vault: "/v"), .item(vault: "/v", id: id), .secret(vault: "/v", id: id),
             .remove(vault: "/v", id: id), .items(vault: "/v", query: ItemQuery()), .token(vault: "/v", profile: "default", refused: nil),
-            .endLogin(vault: "/v", profile: "default"),
+            .endLogin(vault: "/v", profile: "default"), .helperGet(vault: "/v", helper: .git, input: SecureBytes(copying: [])),
         ]
         for request in requests { _ = try? AgentReply(message, to: request) }
     }

@@ -98,6 +98,8 @@ enum Seeds {
             ("token-refused", AgentRequest.token(vault: "/v", profile: "work.1", refused: "old-access-token").message),
             ("keep-login", AgentRequest.keepLogin(vault: "/v", profile: "default", login: SecureBytes(copying: Array(#"{"session":{}}"#.utf8))).message),
             ("end-login", AgentRequest.endLogin(vault: "/v", profile: "default").message),
+            ("helper-get-git", AgentRequest.helperGet(vault: "/v", helper: .git, input: SecureBytes(copying: Array("protocol=https\nhost=example.com\n\n".utf8))).message),
+            ("helper-get-docker", AgentRequest.helperGet(vault: "/v", helper: .docker, input: SecureBytes(copying: Array("https://registry.example".utf8))).message),
         ]
     }
 

@@ -41,9 +41,12 @@ public enum BuiltProducts {
 
     /// The programs each program runs from its own folder: `coffer agent start` runs
     /// `coffer-agent`, and `coffer` hands `login`, `token` and the like to `coffer-auth` and
-    /// `dev-backend` to `coffer-dev-backend`; the thin `coffer` loads `libCofferCommands.so`
-    /// for what it does not answer itself.
-    public static let companions = ["coffer": ["coffer-agent", "coffer-auth", "coffer-dev-backend", "libCofferCommands.so"]]
+    /// `dev-backend` to `coffer-dev-backend`; the thin `coffer` and credential helpers load
+    /// `libCofferCommands.so` for what they do not answer themselves.
+    public static let companions = [
+        "coffer": ["coffer-agent", "coffer-auth", "coffer-dev-backend", "libCofferCommands.so"],
+        "git-credential-coffer": ["libCofferCommands.so"], "docker-credential-coffer": ["libCofferCommands.so"],
+    ]
 
     /// Whether a user with no rights but the world's may run the file at `path` (mode bits only).
     public static func isReachableByOthers(_ path: String) -> Bool {

@@ -84,23 +84,44 @@ public final class ChildProcess: Sendable {
             if case .cannotRun(_, let code) = error { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
             throw POSIXError(.EIO)
         }
+        // Only the child reads its inputs now: one it stops reading early is EPIPE for the
+        // writes below, not a write that waits for ever.
+        childEnds.forEach { close($0) }
+        childEnds = []
         let (errRead, _) = parentEnds.removeLast()
         let (outRead, _) = parentEnds.removeLast()
         let process = ChildProcess(child: child, stdout: Collector(fd: outRead), stderr: Collector(fd: errRead))
-        for (fd, data) in parentEnds {
-            guard let data else { continue }
-            data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written <= 0 { break }
-                    offset += written
+        withSIGPIPEBlocked {
+            for (fd, data) in parentEnds {
+                guard let data else { continue }
+                data.withUnsafeBytes { bytes in
+                    var offset = 0
+                    while offset < bytes.count {
+                        let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                        if written < 0, errno == EINTR { continue }
+                        if written <= 0 { break }
+                        offset += written
+                    }
                 }
+                close(fd)
             }
-            close(fd)
         }
         process.heldOpen.withLock { $0 = parentEnds.filter { $0.data == nil }.map(\.fd) }
         return process
+    }
+
+    /// Runs `body` with SIGPIPE blocked on this thread, then takes any SIGPIPE its writes raised
+    /// (a write to a child that stopped reading is then EPIPE, and the test goes on).
+    private static func withSIGPIPEBlocked(_ body: () -> Void) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        body()
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// `executable` itself when it holds a slash, else the first executable file of that name

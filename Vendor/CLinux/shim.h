@@ -20,6 +20,7 @@
 
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
 extern int pipe2(int[2], int);
+extern int memfd_create(const char *, unsigned int);
 
 /// A spawn action that closes every descriptor from `from` up (glibc 2.34).
 static inline int coffer_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {
@@ -29,6 +30,11 @@ static inline int coffer_spawn_add_closefrom(posix_spawn_file_actions_t *actions
 /// A pipe whose two ends are close-on-exec from the start.
 static inline int coffer_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+/// An anonymous file in memory, close-on-exec (memfd_create(2), glibc 2.27).
+static inline int coffer_memfd_cloexec(const char *name) {
+    return memfd_create(name, 1U /* MFD_CLOEXEC */);
 }
 
 /// glibc's POSIX_SPAWN_SETSID (2.26): the child leads a session of its own.

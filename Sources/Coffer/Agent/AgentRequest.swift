@@ -36,6 +36,10 @@ package enum AgentRequest: Sendable {
     case keepLogin(vault: String, profile: String, login: SecureBytes)
     /// End the login `profile`: revoke its refresh token at the provider, and remove it.
     case endLogin(vault: String, profile: String)
+    /// A credential helper's `get` on the vault at `vault`, answered in the agent by the helper's
+    /// own rules with `input` as the helper read it (git's description, docker's server URL): one
+    /// request in place of the searches and reads the helper would send (docs/agent.md, section 3).
+    case helperGet(vault: String, helper: CredentialHelperKind, input: SecureBytes)
 
     typealias Kind = AgentRequestKind
     typealias Tag = AgentRequestTag
@@ -103,6 +107,10 @@ package enum AgentRequest: Sendable {
             ])
         case .endLogin(let vault, let profile):
             return AgentMessage(kind: Kind.endLogin.rawValue, fields: [vaultField(vault), field(.profile, Array(profile.utf8))])
+        case .helperGet(let vault, let helper, let input):
+            return AgentMessage(kind: Kind.helperGet.rawValue, fields: [
+                vaultField(vault), field(.helper, [helper.rawValue]), field(.helperInput, input.withUnsafeBytes { Array($0) }),
+            ])
         }
     }
 
@@ -202,6 +210,12 @@ package enum AgentRequest: Sendable {
             guard let login = try message.single(Tag.login.rawValue), !login.isEmpty else { throw AgentProtocolError("a login to keep needs its session") }
             self = .keepLogin(vault: try vault(), profile: try profile(), login: SecureBytes(copying: login))
         case .endLogin: self = .endLogin(vault: try vault(), profile: try profile())
+        case .helperGet:
+            guard let helperByte = try message.single(Tag.helper.rawValue), helperByte.count == 1,
+                  let helper = CredentialHelperKind(rawValue: helperByte[0]),
+                  let input = try message.single(Tag.helperInput.rawValue)
+            else { throw AgentProtocolError("a helper's get names the helper and carries its input") }
+            self = .helperGet(vault: try vault(), helper: helper, input: SecureBytes(copying: input))
         }
     }
 

@@ -47,42 +47,34 @@ public struct AgentStore: CredentialStore {
     }
 
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {
-        // Checked here as every store checks it: a request past the limits cannot be encoded.
-        try Limits.checkItem(secret, for: id, options: options)
-        _ = try send(.set(vault: vault, id: id, secret: secret, options: options))
+        try requests.set(secret, for: id, options: options)
     }
 
     public func item(for id: ItemID) throws(CofferError) -> Item? {
-        try id.validate()
-        guard case .item(let item) = try send(.item(vault: vault, id: id)) else { throw Self.unexpected }
-        return item
+        try requests.item(for: id)
     }
 
     public func secret(for id: ItemID) throws(CofferError) -> Data? {
-        try id.validate()
-        guard case .secret(let secret) = try send(.secret(vault: vault, id: id)) else { throw Self.unexpected }
-        return secret
+        try requests.secret(for: id)
     }
 
     @discardableResult
     public func remove(_ id: ItemID) throws(CofferError) -> Bool {
-        try id.validate()
-        guard case .count(let count) = try send(.remove(vault: vault, id: id)) else { throw Self.unexpected }
-        return count > 0
+        try requests.remove(id)
     }
 
     public func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
-        guard case .items(let items) = try send(.items(vault: vault, query: query)) else { throw Self.unexpected }
-        return items
+        try requests.items(matching: query)
     }
 
     @discardableResult
     public func removeAll(matching query: ItemQuery) throws(CofferError) -> Int {
-        guard case .count(let count) = try send(.removeAll(vault: vault, query: query)) else { throw Self.unexpected }
-        return count
+        try requests.removeAll(matching: query)
     }
 
-    private static let unexpected = CofferError.storageUnavailable(reason: "the agent answered another request")
+    private var requests: AgentRequestStore {
+        AgentRequestStore(vault: vault) { request throws(CofferError) in try send(request) }
+    }
 }
 
 extension AgentClient {

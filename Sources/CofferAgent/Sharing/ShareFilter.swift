@@ -70,6 +70,9 @@ struct ShareFilter: Sendable {
             return refuse(.delete, BrokeredSessions.settingsID(profile: profile), answer: denied)
         case .holds:
             return .forward(.holds(vault: vault))
+        case .helperGet:
+            // The helper asks item by item instead, and the grant is applied to each request.
+            return .answer(.failure(.invalidArgument(reason: "a share answers a credential helper's requests one by one")))
         case .item(_, let id):
             guard covers(id, in: vaults) else { return refuse(.read, id, answer: .item(nil)) }
             return .forward(.item(vault: vault, id: id))

@@ -9,10 +9,16 @@ import XCTest
 /// itself under `confirm` with no prompter, in each protocol's own way of failing, with exit
 /// status 13.
 final class CredentialHelperAccessTests: CredentialHelperTestCase {
+    /// A copy of the helper at `path` named `name`, another program for the agent, with the
+    /// full programs' library it loads beside it.
     private func copy(_ path: String, as name: String) throws -> String {
         let copy = folder.file(name).path
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         chmod(copy, 0o755)
+        let library = folder.file("libCofferCommands.so").path
+        if !FileManager.default.fileExists(atPath: library) {
+            try FileManager.default.copyItem(atPath: BuiltProducts.executable("libCofferCommands.so").path, toPath: library)
+        }
         return copy
     }
 

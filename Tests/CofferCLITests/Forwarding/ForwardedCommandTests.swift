@@ -115,12 +115,12 @@ final class ForwardedCommandTests: CLITestCase {
         XCTAssertEqual(run.stderrText, "coffer: cannot run \(alone.path)/coffer-auth: No such file or directory (it is installed beside coffer)\n")
     }
 
-    /// The thin `coffer` without the full program's library beside it says so (exit 69) and
-    /// loads none from anywhere else.
+    /// A thin program without the full programs' library beside it says so (exit 69) and loads
+    /// none from anywhere else.
     func testAMissingLibraryIsAClearError() throws {
         let alone = folder.file("alone")
         try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: false)
-        for program in ["coffer"] {
+        for program in ["coffer", "git-credential-coffer", "docker-credential-coffer"] {
             let copy = alone.appendingPathComponent(program)
             try FileManager.default.copyItem(at: BuiltProducts.executable(program), to: copy)
             let run = try ChildProcess.run(copy, ["--version"], environment: ["LD_LIBRARY_PATH": BuiltProducts.folder.path])

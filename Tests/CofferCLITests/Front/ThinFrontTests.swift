@@ -4,13 +4,14 @@ import CofferThinClient
 import Foundation
 import XCTest
 
-/// The thin `coffer` (issue 29) links none of Foundation, glib, gobject, gio, libsecret and libgcrypt; what the agent answers
+/// The thin front programs (issue 29): `coffer`, git-credential-coffer and docker-credential-coffer
+/// link none of Foundation, glib, gobject, gio, libsecret and libgcrypt; what the agent answers
 /// runs without loading them; everything else runs the full program from libCofferCommands.so in
 /// the same process, with the same output and exit statuses as before.
 final class ThinFrontTests: CLITestCase {
-    static let thinPrograms = ["coffer"]
+    static let thinPrograms = ["coffer", "git-credential-coffer", "docker-credential-coffer"]
 
-    /// The executable's dynamic section names none of the heavy libraries (nor the full
+    /// The executables' dynamic section names none of the heavy libraries (nor the full
     /// programs' library), and they import no Foundation, GLib, libsecret or libgcrypt symbol:
     /// `readelf -d` and `nm -D --undefined-only` on the built files.
     func testTheThinProgramsLinkNoneOfTheHeavyLibraries() throws {

@@ -6,7 +6,6 @@ import Foundation
 
 /// `docker-credential-coffer`: docker's credential helper on a Coffer vault
 /// (`"credsStore": "coffer"` in ~/.docker/config.json).
-@main
 struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let name = "docker-credential-coffer"
     /// The status of every error: docker's protocol has one, 1, and tells errors apart by their
@@ -35,9 +34,11 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     @Argument(help: ArgumentHelp("store, get, erase, list or version.", valueName: "action"))
     var action: String
 
-    static func main() async {
+    /// Runs the helper from its entry point in libCofferCommands.so (``CommandLineTool/runToExit(_:onFailure:)``).
+    @MainActor
+    static func runFromLibrary() -> Never {
         Terminal.programName = name
-        await CommandLineTool.run(Self.self, onFailure: report)
+        CommandLineTool.runToExit(Self.self, onFailure: report)
     }
 
     func run() throws {

@@ -5,7 +5,6 @@ import Foundation
 
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).
-@main
 struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
     static let configuration = CommandConfiguration(
         commandName: "git-credential-coffer",
@@ -54,9 +53,11 @@ struct GitCredentialCommand: ParsableCommand, CredentialHelperRoot {
         }
     }
 
-    static func main() async {
+    /// Runs the helper from its entry point in libCofferCommands.so (``CommandLineTool/runToExit(_:onFailure:)``).
+    @MainActor
+    static func runFromLibrary() -> Never {
         Terminal.programName = "git-credential-coffer"
-        await CommandLineTool.run(Self.self)
+        CommandLineTool.runToExit(Self.self)
     }
 
     func run() throws {

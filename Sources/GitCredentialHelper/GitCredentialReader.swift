@@ -29,6 +29,22 @@ enum GitCredentialReader {
         return try parse(bytes)
     }
 
+    /// Reads one request from `bytes`, all of it at hand (the agent's `helperGet`), refusing
+    /// what ``read(from:)`` refuses.
+    static func read(_ bytes: [UInt8]) throws -> GitCredential {
+        var lineStart = 0
+        while lineStart < bytes.count {
+            let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n"))
+            let line = bytes[lineStart..<(newline.map { $0 + 1 } ?? bytes.count)]
+            // The end of input ends the last line as its newline would.
+            try checkLine(newline == nil ? line + [UInt8(ascii: "\n")] : Array(line))
+            if line.first == UInt8(ascii: "\n") || line.starts(with: [UInt8(ascii: "\r"), UInt8(ascii: "\n")]) { return try parse(bytes) }
+            lineStart = line.endIndex
+        }
+        guard bytes.count <= maxRequestBytes else { throw Refusal(description: "the request is larger than \(maxRequestBytes) bytes") }
+        return try parse(bytes)
+    }
+
     /// Parses the bytes of one request (up to its blank line).
     static func parse(_ bytes: [UInt8]) throws -> GitCredential {
         var credential = GitCredential()
