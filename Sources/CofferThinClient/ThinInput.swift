@@ -16,6 +16,8 @@ package struct ThinInput {
     /// that fails later ends the process with status 74 and why (nothing was answered).
     package static func read(limit: Int, until isComplete: ([UInt8]) -> Bool = { _ in false }) -> ThinInput? {
         var input = ThinInput()
+        // Room for all of it at once: a buffer that grew would leave copies of the request behind, unzeroed.
+        input.bytes.reserveCapacity(limit)
         var chunk = [UInt8](repeating: 0, count: 16_384)
         defer { SecretMemory.zero(&chunk) }
         while input.bytes.count < limit, !isComplete(input.bytes) {
