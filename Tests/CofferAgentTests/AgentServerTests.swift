@@ -347,8 +347,12 @@ final class RawAgentConnection {
     }
 
     /// Whether the agent has closed its end: nothing (more) to read, and the end of the stream.
+    /// Whether the agent closed the connection: the end of the stream, or a reset, which is how
+    /// the kernel closes a socket that still holds bytes the agent did not read (a slow sender's
+    /// byte that arrived after the reply).
     func isClosedByTheAgent() -> Bool {
         var byte: UInt8 = 0
-        return recv(descriptor, &byte, 1, 0) == 0
+        let received = recv(descriptor, &byte, 1, 0)
+        return received == 0 || (received < 0 && errno == ECONNRESET)
     }
 }
