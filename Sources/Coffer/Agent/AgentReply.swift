@@ -253,3 +253,15 @@ enum MachineKeyCoding {
         }
     }
 }
+
+extension AgentReply {
+    /// This reply when it is an answer: an `error` reply is thrown, and `not held` is
+    /// ``CofferError/locked``.
+    package func succeeded() throws(CofferError) -> AgentReply {
+        switch self {
+        case .failure(let error): throw error
+        case .notHeld: throw .locked
+        default: return self
+        }
+    }
+}

@@ -39,11 +39,7 @@ public struct AgentStore: CredentialStore {
         } catch {
             throw .storageUnavailable(reason: "the agent: \(error)")
         }
-        switch reply {
-        case .failure(let error): throw error
-        case .notHeld: throw .locked
-        default: return reply
-        }
+        return try reply.succeeded()
     }
 
     public func set(_ secret: Data, for id: ItemID, options: ItemOptions) throws(CofferError) {

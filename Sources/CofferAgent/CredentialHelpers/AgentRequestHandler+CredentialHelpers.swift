@@ -21,11 +21,7 @@ extension AgentRequestHandler {
                 mustAsk.withLock { $0 = true }
                 throw .accessDenied(program: AccessGate.name(of: caller?.program))
             }
-            switch reply {
-            case .failure(let error): throw error
-            case .notHeld: throw .locked
-            default: return reply
-            }
+            return try reply.succeeded()
         }
         var bytes = input.withUnsafeBytes { Array($0) }
         defer { SecretMemory.zero(&bytes) }
