@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 extension Duration {
@@ -23,7 +22,4 @@ extension Duration {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }
-
-    /// The same length for Dispatch timers.
-    package var dispatchInterval: DispatchTimeInterval { .nanoseconds(clampedNanoseconds) }
 }

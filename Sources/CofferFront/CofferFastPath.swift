@@ -12,20 +12,20 @@ enum CofferFastPath {
               let name = command.positionals.first
         else { return nil }
         switch (name, command.positionals.count) {
-        case ("get", 3) where command.values["profile"] == nil:
+        case ("get", 3) where command.value("profile") == nil:
             guard let agent = agent(command), let reply = agent.success(.secret, [item(command)]),
                   let secret = try? reply.single(AgentReplyTag.secret.rawValue)
             else { return nil }
             ThinProgram.writeOutput(secret)
             return 0
-        case ("delete", 3) where command.values["profile"] == nil:
+        case ("delete", 3) where command.value("profile") == nil:
             guard let agent = agent(command), let reply = agent.success(.remove, [item(command)]),
                   let count = (try? reply.single(AgentReplyTag.count.rawValue)).flatMap({ readInteger($0, as: UInt64.self) }),
                   count > 0
             else { return nil }
             return 0
         case ("token", 1) where command.flags.isEmpty:
-            let profile = command.values["profile"] ?? "default"
+            let profile = command.value("profile") ?? "default"
             guard let agent = agent(command),
                   let reply = agent.success(.token, [ThinAgent.field(.profile, Array(profile.utf8))]),
                   let token = try? reply.single(AgentReplyTag.accessToken.rawValue)
@@ -38,7 +38,7 @@ enum CofferFastPath {
     }
 
     private static func agent(_ command: ThinArguments) -> ThinAgent? {
-        ThinAgent.forVault(given: command.values["vault"])
+        ThinAgent.forVault(given: command.value("vault"))
     }
 
     private static func item(_ command: ThinArguments) -> AgentMessage.Field {

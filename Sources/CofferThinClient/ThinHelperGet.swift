@@ -14,7 +14,7 @@ package enum ThinHelperGet {
         _ arguments: [String], helper: CredentialHelperKind, inputLimit: Int, until isComplete: ([UInt8]) -> Bool = { _ in false }
     ) -> Int32? {
         guard let command = ThinArguments(arguments, valued: ["vault"], flags: []), command.positionals == ["get"],
-              let agent = ThinAgent.forVault(given: command.values["vault"]),
+              let agent = ThinAgent.forVault(given: command.value("vault")),
               var input = ThinInput.read(limit: inputLimit, until: isComplete)
         else { return nil }
         let reply = agent.success(.helperGet, [

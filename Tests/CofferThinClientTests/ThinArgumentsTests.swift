@@ -11,11 +11,13 @@ final class ThinArgumentsTests: XCTestCase {
     /// Both option forms, flags and positionals in any order.
     func testItReadsTheFormsItKnows() throws {
         let command = try XCTUnwrap(read(["--vault", "/v", "get", "--internet", "s", "a"]))
-        XCTAssertEqual(command.values, ["vault": "/v"])
+        XCTAssertEqual(command.valueNames, ["vault"])
+        XCTAssertEqual(command.value("vault"), "/v")
         XCTAssertEqual(command.flags, ["internet"])
         XCTAssertEqual(command.positionals, ["get", "s", "a"])
-        XCTAssertEqual(read(["token", "--profile=work"])?.values, ["profile": "work"])
-        XCTAssertEqual(read(["get", "s", "", "--vault="])?.values, ["vault": ""])
+        XCTAssertEqual(read(["token", "--profile=work"])?.value("profile"), "work")
+        XCTAssertEqual(read(["get", "s", "", "--vault="])?.value("vault"), "")
+        XCTAssertNil(read(["get", "s", "a"])?.value("vault"))
     }
 
     /// Unknown options, repeated ones, a missing value, a value that looks like an option, `--`,

@@ -255,7 +255,7 @@ public final class Vault: Sendable {
     }
 
     private func scheduleAutoLock(generation: Int, after delay: Duration) {
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(delay.clampedNanoseconds)) { [weak self] in
             self?.autoLockIfIdle(generation: generation)
         }
     }

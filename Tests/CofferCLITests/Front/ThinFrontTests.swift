@@ -12,8 +12,8 @@ final class ThinFrontTests: CLITestCase {
     static let thinPrograms = ["coffer", "git-credential-coffer", "docker-credential-coffer"]
 
     /// The executables' dynamic section names none of the heavy libraries (nor the full
-    /// programs' library), and they import no Foundation, GLib, libsecret or libgcrypt symbol:
-    /// `readelf -d` and `nm -D --undefined-only` on the built files.
+    /// programs' library), nor Dispatch, and they import no Foundation, GLib, libsecret or
+    /// libgcrypt symbol: `readelf -d` and `nm -D --undefined-only` on the built files.
     func testTheThinProgramsLinkNoneOfTheHeavyLibraries() throws {
         for program in Self.thinPrograms {
             let path = BuiltProducts.executable(program).path
@@ -23,6 +23,9 @@ final class ThinFrontTests: CLITestCase {
             XCTAssertFalse(needed.isEmpty, "\(program) is dynamically linked: \(dynamic.stdoutText)")
             let heavy = needed.compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }.filter(LoadedLibraries.isHeavy)
             XCTAssertEqual(heavy, [], "\(program) links \(heavy)")
+            // Each library named costs start-up time; Dispatch is the full programs' (docs/performance.md).
+            let dispatch = needed.filter { $0.contains("libswiftDispatch") || $0.contains("[libdispatch") || $0.contains("libBlocksRuntime") }
+            XCTAssertEqual(dispatch, [], "\(program) links Dispatch")
 
             let symbols = try ChildProcess.run("/usr/bin/nm", ["-D", "--undefined-only", path])
             XCTAssertEqual(symbols.status, 0, symbols.stderrText)

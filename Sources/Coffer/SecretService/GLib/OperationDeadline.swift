@@ -22,7 +22,7 @@ final class OperationDeadline {
         instant = .now + timeout
         timer = DispatchSource.makeTimerSource(queue: .global())
         timer.setEventHandler { g_cancellable_cancel(cancellable.pointer) }
-        timer.schedule(deadline: .now() + timeout.dispatchInterval)
+        timer.schedule(deadline: .now() + .nanoseconds(timeout.clampedNanoseconds))
         timer.resume()
     }
 
