@@ -9,30 +9,67 @@ import Glibc
 /// twice (which a provider that rotates refresh tokens takes for theft, revoking the family).
 struct RefreshLock: ~Copyable {
     private let descriptor: Int32
+    private let path: String
 
-    private init(descriptor: Int32) {
+    private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
+        self.path = path
     }
+
+    /// Lock files' paths by name and folder, worked out once per process.
+    private static let paths = Guarded<[String: String]>([:])
+    /// Lock files' descriptors kept open between refreshes, by path: one unlocked descriptor a
+    /// path, taken by one holder at a time (`flock` locks an open file, so two holders sharing
+    /// one descriptor would not exclude each other). Opening the file again for every refresh
+    /// cost more than the rest of the lock (docs/performance.md, the refresh).
+    private static let idle = Guarded<[String: Int32]>([:])
 
     /// Waits up to `timeout` for the lock named `name` in `folder` (default: ``RuntimeFolder``/locks).
     static func acquire(name: String, folder: URL?, timeout: Duration) async throws(AuthError) -> RefreshLock {
-        let path = try lockPath(name: name, folder: folder)
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            throw .storage(.storageUnavailable(reason: "cannot open the refresh lock \(path): \(String(cString: strerror(errno)))"))
+        let key = name + "\u{0}" + (folder?.path ?? "")
+        var path: String
+        if let known = paths.withLock({ $0[key] }) {
+            path = known
+        } else {
+            path = try lockPath(name: name, folder: folder)
+            paths.withLock { $0[key] = path }
         }
         let deadline = ContinuousClock.now + timeout
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
-                close(descriptor)
-                throw .timeout
+        while true {
+            var descriptor = idle.withLock { $0.removeValue(forKey: path) } ?? -1
+            if descriptor < 0 {
+                descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                if descriptor < 0, errno == ENOENT {
+                    // The folder went away since the path was worked out: make it again.
+                    path = try lockPath(name: name, folder: folder)
+                    descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+                }
             }
-            do { try await Task.sleep(for: .milliseconds(10)) } catch {
-                close(descriptor)
-                throw .cancelled
+            guard descriptor >= 0 else {
+                throw .storage(.storageUnavailable(reason: "cannot open the refresh lock \(path): \(String(cString: strerror(errno)))"))
             }
+            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
+                    close(descriptor)
+                    throw .timeout
+                }
+                do { try await Task.sleep(for: .milliseconds(10)) } catch {
+                    close(descriptor)
+                    throw .cancelled
+                }
+            }
+            // A kept descriptor may be open on a file removed or replaced since: only a lock on
+            // the file the path names now excludes the other processes.
+            if isFile(descriptor, at: path) { return RefreshLock(descriptor: descriptor, path: path) }
+            close(descriptor)
         }
-        return RefreshLock(descriptor: descriptor)
+    }
+
+    /// Whether `descriptor` is open on the file at `path`.
+    private static func isFile(_ descriptor: Int32, at path: String) -> Bool {
+        var held = stat(), named = stat()
+        guard fstat(descriptor, &held) == 0, lstat(path, &named) == 0 else { return false }
+        return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 
     /// Runs `body` holding the lock named `name` (waiting up to `timeout` for it), on the
@@ -52,9 +89,16 @@ struct RefreshLock: ~Copyable {
     /// Releases the lock (the holder's last use of it).
     consuming func release() {}
 
-    /// Closing the descriptor releases the lock.
+    /// Unlocks the file and keeps the descriptor for the next holder (or closes it when
+    /// another is kept already).
     deinit {
-        close(descriptor)
+        flock(descriptor, LOCK_UN)
+        let kept = Self.idle.withLock { idle in
+            guard idle[path] == nil else { return false }
+            idle[path] = descriptor
+            return true
+        }
+        if !kept { close(descriptor) }
     }
 
     private static func lockPath(name: String, folder: URL?) throws(AuthError) -> String {

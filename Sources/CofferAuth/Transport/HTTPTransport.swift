@@ -25,12 +25,13 @@ struct HTTPTransport: Sendable {
     func send(_ request: HTTPClientRequest) async throws(AuthError) -> HTTPReply {
         guard let url = URL(string: request.url) else { throw .invalidRequest(reason: "not a URL") }
         try TransportSecurity.check(url, allowInsecureHTTP: allowsInsecureHTTP, logger: logger)
-        // The exchange runs in its own task so that the deadline can cancel it, body included.
-        // The caller waits for the exchange alone, not for the cancelled timer to wind down.
-        let exchange = Task { await perform(request) }
+        // The exchange runs in its own task so that the deadline can cancel it, body included;
+        // the task starts on this thread at once (`immediate`), and the deadline is a timer on
+        // one of the client's event loops, not a task: neither waits for a thread of the task
+        // pool (docs/performance.md, the refresh).
+        let exchange = Task.immediate { await perform(request) }
         let expired = Guarded(false)
-        let deadline = Task {
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        let deadline = client.eventLoopGroup.any().scheduleTask(in: .nanoseconds(Int64(timeout.clampedNanoseconds))) {
             expired.withLock { $0 = true }
             exchange.cancel()
         }
