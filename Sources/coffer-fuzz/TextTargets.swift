@@ -36,4 +36,12 @@ extension FuzzTarget {
             precondition(JSONValue(parsing: wire) == answer, "an answer's JSON does not read back as the same value")
         }
     }
+
+    /// JSON text (`JSONValue(parsing:)`, behind every reply parser). The reader is stricter than
+    /// Foundation's `JSONDecoder` (docs: `JSONParser`), never looser: whatever it accepts,
+    /// Foundation accepts too, as the same value.
+    static let json = FuzzTarget(name: "json") { bytes in
+        guard let value = JSONValue(parsing: Data(bytes)) else { return }
+        precondition((try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))) == value, "a text read here is read otherwise by Foundation")
+    }
 }

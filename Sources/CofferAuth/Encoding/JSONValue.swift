@@ -40,9 +40,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON text; `nil` when it is not valid JSON.
+    /// Parses JSON text strictly (RFC 8259, UTF-8; a name twice in one object is refused); `nil`
+    /// when it is not one valid JSON value.
     public init?(parsing data: Data) {
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: data) else { return nil }
+        guard let value = data.withUnsafeBytes(JSONParser.parse) else { return nil }
         self = value
     }
 

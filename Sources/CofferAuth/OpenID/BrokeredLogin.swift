@@ -35,7 +35,7 @@ package struct BrokeredLogin: Sendable, Codable, BrokerableLogin {
         else { throw .invalidArgument(reason: "the login to keep is not one of this profile") }
         let allowed = try BrokeredLoginKind.allowedPrograms(in: bytes)
         let location = OpenIDSessionLocation(issuer: login.session.issuer, clientID: login.session.clientID, profile: profile)
-        guard let session = try? JSONEncoder.sessions.encode(login.session), let settings = try? JSONEncoder.sessions.encode(login.settings) else {
+        guard let session = try? login.session.storedForm(), let settings = try? JSONEncoder.sessions.encode(login.settings) else {
             throw .invalidArgument(reason: "the login to keep cannot be encoded")
         }
         // A profile logged in again, perhaps at another provider: its old session goes.

@@ -17,7 +17,6 @@ actor IDTokenVerifier {
     let now: @Sendable () -> Date
 
     private var keys: KeySet?
-    private static let headerDecoder = JSONDecoder()
 
     /// The keys of the last JWKS fetched, and their ids.
     private struct KeySet {
@@ -39,13 +38,14 @@ actor IDTokenVerifier {
         // The header alone, to pick the key: jwt-kit decodes the payload once, when it verifies.
         guard let parts = try? DefaultJWTParser().getTokenParts(Array(token.utf8)),
               let headerBytes = Base64URL.decode(String(decoding: parts.header, as: UTF8.self)),
-              let header = try? Self.headerDecoder.decode(JWTHeader.self, from: headerBytes)
+              let header = JSONValue(parsing: headerBytes)?.objectValue,
+              let alg = Self.optionalString(header["alg"]), let kid = Self.optionalString(header["kid"])
         else { throw .untrustedResponse(reason: "the ID token is not a signed JWT") }
-        guard let algorithm = header.alg, Self.asymmetricAlgorithms.contains(algorithm) else {
-            throw .untrustedResponse(reason: "the ID token's algorithm \((header.alg ?? "none").prefix(16)) is not accepted")
+        guard let algorithm = alg, Self.asymmetricAlgorithms.contains(algorithm) else {
+            throw .untrustedResponse(reason: "the ID token's algorithm \((alg ?? "none").prefix(16)) is not accepted")
         }
-        var set = try await keySet(refreshingFor: header.kid)
-        if let kid = header.kid, !set.kids.contains(kid) {
+        var set = try await keySet(refreshingFor: kid)
+        if let kid, !set.kids.contains(kid) {
             guard let refreshed = try? await fetchKeys(), refreshed.kids.contains(kid) else {
                 throw .untrustedResponse(reason: "the ID token is signed with an unknown key")
             }
@@ -53,12 +53,22 @@ actor IDTokenVerifier {
         }
         let claims: IDTokenClaims
         do {
-            claims = try await set.collection.verify(token, as: IDTokenClaims.self, iteratingKeys: header.kid == nil)
+            claims = try await set.collection.verify(token, as: IDTokenClaims.self, iteratingKeys: kid == nil)
         } catch {
             throw .untrustedResponse(reason: "the ID token's signature does not verify")
         }
         try check(claims, nonce: nonce, subject: subject)
         return claims
+    }
+
+    /// A header member that must be a string when present: `.some(nil)` when absent or null,
+    /// `nil` when it is something else (as jwt-kit's `JWTHeader` refuses it).
+    private static func optionalString(_ value: JSONValue?) -> String?? {
+        switch value {
+        case nil, .null?: return .some(nil)
+        case .string(let text)?: return .some(text)
+        default: return nil
+        }
     }
 
     private func check(_ claims: IDTokenClaims, nonce: String?, subject: String?) throws(AuthError) {

@@ -73,7 +73,7 @@ struct OpenIDSessionLocation: Sendable, Hashable {
     @discardableResult
     func save(_ session: OpenIDSession, to store: any CredentialStore) throws(AuthError) -> StoredCopy {
         let data: Data
-        do { data = try JSONEncoder.sessions.encode(session) } catch { throw .invalidRequest(reason: "the session cannot be encoded") }
+        do { data = try session.storedForm() } catch { throw .invalidRequest(reason: "the session cannot be encoded") }
         do { try store.set(data, for: itemID, options: options) } catch { throw .storage(error) }
         return StoredCopy(data: data, session: session)
     }
