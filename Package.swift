@@ -150,7 +150,7 @@ let package = Package(
         // What the thin front programs share: the agent over CofferAgentWire, their strict command
         // lines, and loading the full program (FullProgram). No Foundation.
         .target(name: "CofferThinClient", dependencies: ["CofferAgentWire", "CofferBase", "CLinux"]),
-        // The thin `coffer` (product `coffer`): it answers get, delete and token through the agent
+        // The thin `coffer` (product `coffer`): it answers get, set, list, delete and token through the agent
         // itself and loads CofferCLI (in libCofferCommands.so) for everything else. Its folder is
         // not `coffer`, since a folder or module named `coffer` beside `Coffer` is one folder on
         // macOS's and Windows's file systems.

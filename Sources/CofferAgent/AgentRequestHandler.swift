@@ -111,6 +111,8 @@ package final class AgentRequestHandler: Sendable {
             }
         case .items(let path, let query):
             return withVault(path) { vault throws(CofferError) in .items(try gate.list(query, in: vault, by: program)) }
+        case .listing(let path, let query):
+            return withVault(path) { vault throws(CofferError) in .secret(Data(ItemListing.text(try gate.list(query, in: vault, by: program)).utf8)) }
         case .removeAll(let path, let query):
             return withVault(path) { vault throws(CofferError) in .count(try gate.removeAll(matching: query, in: vault, by: program)) }
         case .share, .unshare:

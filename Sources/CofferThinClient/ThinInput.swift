@@ -2,10 +2,10 @@ import CLinux
 import CofferBase
 import Glibc
 
-/// What a thin credential helper reads on stdin before it asks the agent, and gives back to its
-/// full program when it hands the invocation on: the full program then reads the same bytes on
-/// descriptor 0, and what the thin one never read is never read by it either (both stop where
-/// the request ends).
+/// What a thin program reads on stdin before it asks the agent (a credential helper's request,
+/// the secret of a `coffer set`), and gives back to its full program when it hands the
+/// invocation on: the full program then reads the same bytes on descriptor 0, and what the thin
+/// one never read is never read by it either (both stop where the request ends).
 package struct ThinInput {
     /// The bytes read; zeroed by ``zero()``.
     package private(set) var bytes: [UInt8] = []

@@ -100,6 +100,11 @@ enum Seeds {
             ("end-login", AgentRequest.endLogin(vault: "/v", profile: "default").message),
             ("helper-get-git", AgentRequest.helperGet(vault: "/v", helper: .git, input: SecureBytes(copying: Array("protocol=https\nhost=example.com\n\n".utf8))).message),
             ("helper-get-docker", AgentRequest.helperGet(vault: "/v", helper: .docker, input: SecureBytes(copying: Array("https://registry.example".utf8))).message),
+            ("set-plain", AgentMessage(kind: AgentRequestKind.set.rawValue, fields: [
+                .init(AgentRequestTag.vault.rawValue, Array("/v".utf8)), .init(AgentRequestTag.id.rawValue, AgentRequest.encode(id)),
+                .init(AgentRequestTag.secret.rawValue, Array("s3cret\n".utf8)),
+            ])),
+            ("listing", AgentRequest.listing(vault: "/v", query: ItemQuery(service: "mail")).message),
         ]
     }
 

@@ -113,7 +113,7 @@ package enum AgentReply: Sendable {
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }
             let decoded = try record(bytes)
             return .item(decoded.item)
-        case .secret, .helperGet:
+        case .secret, .helperGet, .listing:
             return .secret(try message.single(Tag.secret.rawValue).map { Data($0) })
         case .remove, .removeAll, .endLogin:
             guard let bytes = try message.single(Tag.count.rawValue), let count = readInteger(bytes, as: UInt64.self) else {

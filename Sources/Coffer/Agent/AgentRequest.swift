@@ -16,6 +16,9 @@ package enum AgentRequest: Sendable {
     case lock(vault: String?)
     /// Whether the agent holds the vault unlocked with current keys.
     case holds(vault: String)
+    /// Store `secret` as the item `id` with `options`. On the wire, a whole item record, or for a
+    /// plain generic or internet password with no options, its id and secret alone (the thin
+    /// `coffer set`, which has no record encoder: docs/agent.md, section 3).
     case set(vault: String, id: ItemID, secret: Data, options: ItemOptions)
     case item(vault: String, id: ItemID)
     case secret(vault: String, id: ItemID)
@@ -40,6 +43,10 @@ package enum AgentRequest: Sendable {
     /// own rules with `input` as the helper read it (git's description, docker's server URL): one
     /// request in place of the searches and reads the helper would send (docs/agent.md, section 3).
     case helperGet(vault: String, helper: CredentialHelperKind, input: SecureBytes)
+    /// `coffer list`'s text for the items `query` finds (``ItemListing``), answered as the
+    /// `items` request for the same query is: one request for the thin `coffer`, which has no
+    /// record decoder (docs/agent.md, section 3).
+    case listing(vault: String, query: ItemQuery)
 
     typealias Kind = AgentRequestKind
     typealias Tag = AgentRequestTag
@@ -111,6 +118,7 @@ package enum AgentRequest: Sendable {
             return AgentMessage(kind: Kind.helperGet.rawValue, fields: [
                 vaultField(vault), field(.helper, [helper.rawValue]), field(.helperInput, input.withUnsafeBytes { Array($0) }),
             ])
+        case .listing(let vault, let query): return AgentMessage(kind: Kind.listing.rawValue, fields: [vaultField(vault)] + queryFields(query))
         }
     }
 
@@ -170,9 +178,16 @@ package enum AgentRequest: Sendable {
             self = try message.single(Tag.all.rawValue) != nil ? .lock(vault: nil) : .lock(vault: try vault())
         case .holds: self = .holds(vault: try vault())
         case .set:
-            guard let bytes = try message.single(Tag.record.rawValue), let decoded = try? ItemRecord.decode(bytes) else {
-                throw AgentProtocolError("a set needs a well-formed record")
+            if let secret = try message.single(Tag.secret.rawValue) {
+                guard try message.single(Tag.record.rawValue) == nil else { throw AgentProtocolError("a set carries a record or an id and a secret") }
+                let given = try id()
+                let id = ItemID(itemClass: given.itemClass, service: Normalization.nfc(given.service), account: Normalization.nfc(given.account))
+                self = .set(vault: try vault(), id: id, secret: Data(secret), options: ItemOptions())
+                break
             }
+            guard try message.single(Tag.id.rawValue) == nil, let bytes = try message.single(Tag.record.rawValue),
+                  let decoded = try? ItemRecord.decode(bytes)
+            else { throw AgentProtocolError("a set needs a well-formed record") }
             let attributes = decoded.attributes
             self = .set(vault: try vault(), id: attributes.id, secret: decoded.secretData, options: attributes.options)
         case .item: self = .item(vault: try vault(), id: try id())
@@ -216,6 +231,7 @@ package enum AgentRequest: Sendable {
                   let input = try message.single(Tag.helperInput.rawValue)
             else { throw AgentProtocolError("a helper's get names the helper and carries its input") }
             self = .helperGet(vault: try vault(), helper: helper, input: SecureBytes(copying: input))
+        case .listing: self = .listing(vault: try vault(), query: try query())
         }
     }
 

@@ -73,6 +73,9 @@ struct ShareFilter: Sendable {
         case .helperGet:
             // The helper asks item by item instead, and the grant is applied to each request.
             return .answer(.failure(.invalidArgument(reason: "a share answers a credential helper's requests one by one")))
+        case .listing:
+            // coffer asks with an items request instead, whose answer the grant filters.
+            return .answer(.failure(.invalidArgument(reason: "a share answers a listing as an items request")))
         case .item(_, let id):
             guard covers(id, in: vaults) else { return refuse(.read, id, answer: .item(nil)) }
             return .forward(.item(vault: vault, id: id))

@@ -36,7 +36,7 @@ struct Import: ParsableCommand, ReadsDescriptors {
         let report = try ItemImport.copy(items, into: try root.vaultStore(), replacing: replace)
         if json { return try JSONOutput.write(report.entries.map(ImportedItemJSON.init)) }
         let lines = report.entries.map { entry in
-            let kind = ItemSummary.shortClassName(entry.id.itemClass)
+            let kind = ItemListing.className(entry.id.itemClass)
             return [entry.outcome.rawValue, kind, entry.id.service, entry.id.account].map(TerminalText.escaped).joined(separator: "\t")
         }
         let summary = ItemImport.Outcome.allCases.map { "\(report.count($0)) \($0.rawValue)" }.joined(separator: ", ")

@@ -26,11 +26,7 @@ struct List: ParsableCommand, ReadsDescriptors {
         if json {
             try JSONOutput.write(items.map(ItemSummary.init))
         } else {
-            let lines = items.map { item in
-                let kind = ItemSummary.shortClassName(item.id.itemClass)
-                return [kind, item.id.service, item.id.account, item.label ?? ""].map(TerminalText.escaped).joined(separator: "\t") + "\n"
-            }
-            try StandardStreams.write(Array(lines.joined().utf8))
+            try StandardStreams.write(Array(ItemListing.text(items).utf8))
         }
         if let vault = store as? Vault, case let unreadable = try vault.unreadableRecordCount(), unreadable > 0 {
             Terminal.printError("warning: \(unreadable) record(s) failed the integrity check and are not listed; run 'coffer check'")

@@ -27,15 +27,6 @@ struct ItemSummary: Encodable {
         }
     }
 
-    /// The class as the text listings show it: `generic`, `internet` or `attribute`.
-    static func shortClassName(_ itemClass: ItemClass) -> String {
-        switch itemClass {
-        case .genericPassword: "generic"
-        case .internetPassword: "internet"
-        case .attributeItem: "attribute"
-        }
-    }
-
     init(_ item: ItemAttributes) {
         itemClass = Self.className(item.id.itemClass)
         service = item.id.service

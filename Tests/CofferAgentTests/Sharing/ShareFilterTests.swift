@@ -28,7 +28,8 @@ final class ShareFilterTests: XCTestCase {
     }
 
     /// A program's share: its items are read (an unidentified caller, a strict vault, another
-    /// vault's path), the others are missing, listings show only its items, no write, no bulk
+    /// vault's path), the others are missing, listings show only its items (the thin `coffer
+    /// list`'s text request is refused: it asks item by item then), no write, no bulk
     /// removal, status shows nothing, and each decision is in the log with the front door `share`.
     func testAProgramsShareServesOnlyItsItems() throws {
         let (handler, path, vault) = try held()
@@ -41,6 +42,9 @@ final class ShareFilterTests: XCTestCase {
         guard case .item(nil) = reply(.item(vault: path, id: theirs)) else { return XCTFail("another program's item was found") }
         guard case .items(let listed) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("no listing") }
         XCTAssertEqual(listed.map(\.id), [mine])
+        // The thin coffer's listing text would show every item: a share refuses it, and coffer
+        // asks with the items request above instead.
+        guard case .failure(.invalidArgument) = reply(.listing(vault: path, query: ItemQuery())) else { return XCTFail("a listing through a share") }
         guard case .failure(.accessDenied) = reply(.set(vault: path, id: mine, secret: Data("x".utf8), options: ItemOptions())) else {
             return XCTFail("a read-only share wrote")
         }

@@ -1,3 +1,4 @@
+import CofferAgentWire
 import CofferCommandLine
 import CofferTestSupport
 import CofferThinClient
@@ -62,6 +63,61 @@ final class ThinFrontTests: CLITestCase {
         XCTAssertEqual(LoadedLibraries.heavy(in: delete), [])
         assertFailure(try coffer(["get", "mail", "ada"]), status: .notFound, message: "item not found")
         assertFailure(try coffer(["delete", "mail", "ada"]), status: .notFound, message: "item not found")
+    }
+
+    /// Through the agent, `coffer set` (stdin not a terminal) and `coffer list` initialise none
+    /// of the heavy libraries, and do what the full program does opening the vault itself: the
+    /// bytes on stdin stored exactly, over an item or as a new one; the same listing, byte for
+    /// byte (escapes, labels, `--service`, none found).
+    func testSetAndListThroughTheAgentLoadNoneOfThemAndMatchTheFullProgram() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
+        let labelled = try coffer(["set", "--label", "Work \u{1b}[31m\\", "mail", "bob"], stdin: Data("b".utf8))
+        XCTAssertEqual(labelled.status, 0, labelled.stderrText)
+
+        let secret = Data("two\nlines\u{0}\n".utf8)
+        for (service, account) in [("mail", "ada"), ("café\tline", "new")] {
+            let set = try coffer(["set", service, account], stdin: secret, environment: LoadedLibraries.tracing)
+            XCTAssertEqual(set.status, 0, LoadedLibraries.stderrWithoutTracing(set))
+            XCTAssertEqual(set.stdoutText, "")
+            XCTAssertFalse(LoadedLibraries.names(in: set).isEmpty, "the loader reported")
+            XCTAssertEqual(LoadedLibraries.heavy(in: set), [])
+            let read = try coffer(["get", service, account], environment: ["COFFER_NO_AGENT": "1"])
+            XCTAssertEqual(read.stdout, secret, "the full program reading the vault finds the bytes exactly")
+        }
+
+        for arguments in [["list"], ["list", "--service", "mail"], ["--vault", vault.path, "list", "--service=none"]] {
+            let thin = try coffer(arguments, environment: LoadedLibraries.tracing)
+            XCTAssertEqual(thin.status, 0, LoadedLibraries.stderrWithoutTracing(thin))
+            XCTAssertEqual(LoadedLibraries.heavy(in: thin), [], "\(arguments)")
+            let full = try coffer(arguments, environment: ["COFFER_NO_AGENT": "1"])
+            XCTAssertEqual(full.status, 0, full.stderrText)
+            XCTAssertEqual(thin.stdoutText, full.stdoutText, "\(arguments)")
+            XCTAssertEqual(LoadedLibraries.stderrWithoutTracing(thin), full.stderrText)
+        }
+        XCTAssertEqual(try coffer(["list"]).stdoutText.split(separator: "\n").count, 3)
+    }
+
+    /// A `set` the agent does not take hands the same stdin to the full program, which reports
+    /// as it does on its own: a secret over the vault's limit (refused by the agent) or over what
+    /// the thin program reads at all.
+    func testASetTheAgentRefusesIsReportedByTheFullProgramWithTheSameStdin() throws {
+        try initVaultWithItem()
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
+        for size in [(1 << 20) + 1, AgentMessage.maxBodyBytes / 2 + 1] {
+            let big = Data(repeating: 0x61, count: size)
+            let thin = try coffer(["set", "mail", "big"], stdin: big, environment: LoadedLibraries.tracing)
+            let full = try coffer(["set", "mail", "big"], stdin: big, environment: ["COFFER_NO_AGENT": "1"])
+            XCTAssertEqual(thin.exitStatus, full.exitStatus, LoadedLibraries.stderrWithoutTracing(thin))
+            XCTAssertNotEqual(full.status, 0)
+            XCTAssertEqual(LoadedLibraries.stderrWithoutTracing(thin), full.stderrText)
+        }
+        let flagged = try coffer(["set", "--comment", "kept", "mail", "eve"], stdin: Data("e".utf8), environment: LoadedLibraries.tracing)
+        XCTAssertEqual(flagged.status, 0, LoadedLibraries.stderrWithoutTracing(flagged))
+        XCTAssertTrue(LoadedLibraries.heavy(in: flagged).contains("libCofferCommands.so"), "an option the thin reading does not know")
+        XCTAssertEqual(try coffer(["get", "mail", "eve"]).stdoutText, "e")
     }
 
     /// What the thin `coffer` does not answer runs the full program in the same process: with

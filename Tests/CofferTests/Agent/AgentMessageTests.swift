@@ -40,11 +40,29 @@ final class AgentMessageTests: XCTestCase {
                 scope: .program(try Program(executablePath: Array("/usr/bin/app".utf8))), readWrite: false), lifetime: 1),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 3_600),
             .unshare(socket: "/s"),
+            .listing(vault: "/v", query: query), .listing(vault: "/v", query: ItemQuery()),
         ]
         for request in requests {
             let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
             XCTAssertEqual(decoded.message, request.message, "\(request)")
         }
+    }
+
+    /// The thin `coffer set`'s plain form (docs/agent.md, section 3): the vault, the item's id and
+    /// its secret (tag 0x14), read as the set of that item with no options, its names in NFC as a
+    /// record's are.
+    func testAPlainSetIsTheIdAndTheSecret() throws {
+        let decomposed = "cafe\u{301}"
+        let message = AgentMessage(kind: 0x10, fields: [
+            .init(0x01, Array("/v".utf8)), .init(0x02, AgentItemName.encode(itemClass: 1, service: decomposed, account: "ada")),
+            .init(0x14, [0x73, 0x00, 0x0A]),
+        ])
+        guard case .set(let vault, let id, let secret, let options) = try AgentRequest(message) else { return XCTFail("not a set") }
+        XCTAssertEqual(vault, "/v")
+        XCTAssertEqual(Array(id.service.utf8), Array("caf\u{e9}".utf8))
+        XCTAssertEqual(id, .genericPassword(service: "caf\u{e9}", account: "ada"))
+        XCTAssertEqual(secret, Data([0x73, 0x00, 0x0A]))
+        XCTAssertEqual(options, ItemOptions())
     }
 
     /// A profile's share is the share's fields with the profile alone (tag 0x0F), no query, no
@@ -132,6 +150,18 @@ final class AgentMessageTests: XCTestCase {
             ("an unlock for 8 days", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [3]), .init(0x09, Array("/k".utf8)), .init(0x0A, bigEndian(UInt32(691_200)))])),
             ("an unknown credential kind", AgentMessage(kind: 0x03, fields: [vault, .init(0x08, [9]), .init(0x09, []), .init(0x0A, bigEndian(UInt32(60)))])),
             ("a set with a malformed record", AgentMessage(kind: 0x10, fields: [vault, .init(0x03, [1, 2, 3])])),
+            ("a set with a record and a secret", AgentMessage(kind: 0x10, fields: [
+                vault, id, .init(0x14, [1]),
+                .init(0x03, AgentRequest.set(vault: "/v", id: .genericPassword(service: "s", account: "a"), secret: Data(), options: ItemOptions())
+                    .message.fields.last?.value ?? []),
+            ])),
+            ("a set with a secret and no id", AgentMessage(kind: 0x10, fields: [vault, .init(0x14, [1])])),
+            ("a set with a record and an id", AgentMessage(kind: 0x10, fields: [
+                vault, id,
+                .init(0x03, AgentRequest.set(vault: "/v", id: .genericPassword(service: "s", account: "a"), secret: Data(), options: ItemOptions())
+                    .message.fields.last?.value ?? []),
+            ])),
+            ("a listing without a vault", AgentMessage(kind: 0x1A, fields: [service])),
             ("a share for more than a day", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, .init(0x0A, bigEndian(UInt32(86_401)))])),
             ("a share without a socket", AgentMessage(kind: 0x08, fields: [vault, genericClass, service, minute])),
             ("a share with a relative socket", AgentMessage(kind: 0x08, fields: [vault, .init(0x0C, Array("s".utf8)), genericClass, service, minute])),
