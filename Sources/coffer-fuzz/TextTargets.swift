@@ -39,9 +39,17 @@ extension FuzzTarget {
 
     /// JSON text (`JSONValue(parsing:)`, behind every reply parser). The reader is stricter than
     /// Foundation's `JSONDecoder` (docs: `JSONParser`), never looser: whatever it accepts,
-    /// Foundation accepts too, as the same value.
+    /// Foundation accepts too, as the same value. Except where `JSONDecoder` refuses valid JSON:
+    /// some numbers equal to zero with an exponent (`0E2`, `-0.0e2`; found by this target,
+    /// `JSONParserTests.testAZeroWithAnExponentIsANumber`); then Foundation's other reader,
+    /// `JSONSerialization`, must accept the text.
     static let json = FuzzTarget(name: "json") { bytes in
         guard let value = JSONValue(parsing: Data(bytes)) else { return }
-        precondition((try? JSONDecoder().decode(JSONValue.self, from: Data(bytes))) == value, "a text read here is read otherwise by Foundation")
+        guard let foundation = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+            let serialization = try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
+            precondition(serialization != nil, "a text read here is refused by both of Foundation's readers")
+            return
+        }
+        precondition(foundation == value, "a text read here is read otherwise by Foundation")
     }
 }

@@ -30,6 +30,14 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(JSONValue(parsing: Data([0xEF, 0xBB, 0xBF] + Array("{\"a\":1}".utf8))), .object(["a": .number(1)]), "a UTF-8 byte order mark is skipped")
     }
 
+    /// A zero may have an exponent (RFC 8259 §6): `0E2` and `-0.0e2` are zero. Foundation's
+    /// `JSONDecoder` refuses both (the refusals of valid JSON the fuzz target `json` found);
+    /// this reader follows the RFC.
+    func testAZeroWithAnExponentIsANumber() {
+        XCTAssertEqual(parsed("[0E2, 0e+2, -0e-1, -0.0e2, 0.5E1]"), .array([.number(0), .number(0), .number(-0.0), .number(-0.0), .number(5)]))
+        XCTAssertNil(parsed("[00E2]"))
+    }
+
     /// Texts that are not JSON are refused, here as by Foundation.
     func testTextsThatAreNotJSONAreRefused() {
         let texts = [
