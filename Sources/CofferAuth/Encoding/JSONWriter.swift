@@ -5,6 +5,8 @@ import Foundation
 /// (docs/performance.md, the refresh). Strings are escaped as RFC 8259 §7 requires (the quote,
 /// the backslash and the control characters); everything else is written as UTF-8.
 struct JSONWriter {
+    private static let hex = Array("0123456789abcdef".utf8)
+
     private(set) var bytes: [UInt8] = []
     /// For each open object, whether a member was written in it already.
     private var written: [Bool] = []
@@ -70,8 +72,7 @@ struct JSONWriter {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), byte]
             case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)]]
             default: bytes.append(byte)
             }
         }
