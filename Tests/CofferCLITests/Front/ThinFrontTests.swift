@@ -102,6 +102,21 @@ final class ThinFrontTests: CLITestCase {
         XCTAssertEqual(try coffer(["list"]).stdoutText.split(separator: "\n").count, 3)
     }
 
+    /// With the agent running but the vault locked, `set` and `list` go to the full program,
+    /// which opens the vault itself: the same stdin stored, the same listing.
+    func testSetAndListWithTheVaultLockedRunTheFullProgram() throws {
+        try initVaultWithItem()
+        try startAgent()
+        let set = try coffer(["set", "mail", "locked"], stdin: Data("l\n".utf8), environment: LoadedLibraries.tracing)
+        XCTAssertEqual(set.status, 0, LoadedLibraries.stderrWithoutTracing(set))
+        XCTAssertTrue(LoadedLibraries.heavy(in: set).contains("libCofferCommands.so"))
+        XCTAssertEqual(try coffer(["get", "mail", "locked"], environment: ["COFFER_NO_AGENT": "1"]).stdout, Data("l\n".utf8))
+        let list = try coffer(["list"], environment: LoadedLibraries.tracing)
+        XCTAssertEqual(list.status, 0, LoadedLibraries.stderrWithoutTracing(list))
+        XCTAssertTrue(LoadedLibraries.heavy(in: list).contains("libCofferCommands.so"))
+        XCTAssertEqual(list.stdoutText, try coffer(["list"], environment: ["COFFER_NO_AGENT": "1"]).stdoutText)
+    }
+
     /// A `set` the agent does not take hands the same stdin to the full program, which reports
     /// as it does on its own: a secret over the vault's limit (refused by the agent) or over what
     /// the thin program reads at all.
