@@ -9,20 +9,26 @@ extension Vault {
     /// in the same transaction. Migrates an older vault to format version 3 first.
     package func appendAudit(_ entry: AuditEntry) throws(CofferError) {
         try entry.validate()
-        var plaintext = entry.encoded
-        defer { SecretMemory.zero(&plaintext) }
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.withoutSyncOnCommit { () throws(CofferError) in
                 try connection.transaction { () throws(CofferError) in
                     try prepareItemWrite(connection, keys)
-                    let sequence = (try connection.integer("SELECT max(sequence) FROM audit_log") ?? 0) + 1
-                    try insertAuditEntry(AEAD.seal(plaintext, key: keys.recordKey, associatedData: auditAssociatedData(sequence)), sequence: sequence, connection)
-                    try connection.with("DELETE FROM audit_log WHERE sequence <= ?1") { statement throws(CofferError) in
-                        try statement.bind(.integer(sequence - VaultFormat.maxAuditEntries))
-                        try statement.run()
-                    }
+                    try insertAudit(entry, connection, keys)
                 }
             }
+        }
+    }
+
+    /// Appends a validated `entry` as the newest, dropping the oldest beyond 10,000, inside the
+    /// caller's write transaction after ``prepareItemWrite(_:_:)``.
+    func insertAudit(_ entry: AuditEntry, _ connection: SQLiteConnection, _ keys: VaultKeys) throws(CofferError) {
+        var plaintext = entry.encoded
+        defer { SecretMemory.zero(&plaintext) }
+        let sequence = (try connection.integer("SELECT max(sequence) FROM audit_log") ?? 0) + 1
+        try insertAuditEntry(AEAD.seal(plaintext, key: keys.recordKey, associatedData: auditAssociatedData(sequence)), sequence: sequence, connection)
+        try connection.with("DELETE FROM audit_log WHERE sequence <= ?1") { statement throws(CofferError) in
+            try statement.bind(.integer(sequence - VaultFormat.maxAuditEntries))
+            try statement.run()
         }
     }
 

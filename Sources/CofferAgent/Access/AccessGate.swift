@@ -91,10 +91,31 @@ package struct AccessGate: Sendable {
         cancellation: PrompterCommand.Run? = nil, mayAsk: Bool = true
     ) throws(CofferError) -> Authorization {
         try refuseBrokered(action, id, in: vault, by: program)
-        guard let (item, access) = try vault.itemWithAccess(for: id) else { return .absent }
-        guard let (decision, allowed) = try decide(item: item.attributes, access: access, in: vault, at: vaultPath, by: program, cancellation: cancellation, mayAsk: mayAsk)
-        else { return .mustAsk }
-        try record(action, item: id, in: vault, by: program, decision: decision)
+        // Decided without asking: the read, the decision and its entry are one transaction.
+        var allowed = true
+        let read = try vault.readAudited(id) { _, access, policy in
+            switch verdict(policy: policy, access: access, program: program) {
+            case .allowed(let reason):
+                return entry(action, item: id, by: program, decision: reason)
+            case .refused:
+                allowed = false
+                return entry(action, item: id, by: program, decision: .denied)
+            case .ask:
+                return nil
+            }
+        }
+        let item: Item
+        switch read {
+        case .absent:
+            return .absent
+        case .recorded(let read):
+            item = read
+        case .undecided(let read, let access):
+            guard let (decision, asked) = try decide(item: read.attributes, access: access, in: vault, at: vaultPath, by: program, cancellation: cancellation, mayAsk: mayAsk)
+            else { return .mustAsk }
+            try record(action, item: id, in: vault, by: program, decision: decision)
+            (item, allowed) = (read, asked)
+        }
         guard allowed else { throw .accessDenied(program: Self.name(of: program)) }
         return .allowed(item)
     }
@@ -137,7 +158,12 @@ package struct AccessGate: Sendable {
     package func record(
         _ action: AuditEntry.Action, item id: ItemID? = nil, in vault: Vault, by program: Program?, decision: AuditEntry.Decision
     ) throws(CofferError) {
-        try vault.appendAudit(AuditEntry(time: now(), program: program, frontDoor: frontDoor, action: action, item: id, decision: decision))
+        try vault.appendAudit(entry(action, item: id, by: program, decision: decision))
+    }
+
+    /// The audit entry of a decision this gate makes now.
+    private func entry(_ action: AuditEntry.Action, item id: ItemID?, by program: Program?, decision: AuditEntry.Decision) -> AuditEntry {
+        AuditEntry(time: now(), program: program, frontDoor: frontDoor, action: action, item: id, decision: decision)
     }
 
     /// How a program is named to the person and in errors: its executable's path (and its
