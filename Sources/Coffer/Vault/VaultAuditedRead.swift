@@ -13,28 +13,28 @@ extension Vault {
     }
 
     /// Reads the item `id` with its owner and access list and the vault's access policy, and
-    /// appends the audit entry `deciding` makes of them, in one transaction committed (as
+    /// appends the audit entry `deciding` makes of the access list and the policy, in one transaction committed (as
     /// ``appendAudit(_:)`` commits, without fsync) before this returns: the read and its entry
     /// are one snapshot, and the write lock is taken once. `deciding` returns `nil` when it
     /// cannot decide (the person would have to be asked): then nothing is written. Migrates an
     /// older vault to format version 3 before writing the entry.
     package func readAudited(
-        _ id: ItemID, deciding: (ItemAttributes, ItemAccess, AccessPolicy) throws(CofferError) -> AuditEntry?
+        _ id: ItemID, deciding: (ItemAccess, AccessPolicy) throws(CofferError) -> AuditEntry?
     ) throws(CofferError) -> AuditedRead {
         let now = configuration.now()
         return try withUnlockedKeys { connection, keys throws(CofferError) -> AuditedRead in
-            var expired: OpenedRecord?
+            var expired: (rowKey: [UInt8], sealed: [UInt8])?
             let read = try connection.withoutSyncOnCommit { () throws(CofferError) -> AuditedRead in
                 try connection.transaction { () throws(CofferError) -> AuditedRead in
                     guard var opened = try openRecord(at: .item(id), connection, keys) else { return .absent }
                     defer { SecretMemory.zero(&opened.plaintext) }
                     let decoded = try checkedDecode(opened, keys)
                     guard !decoded.isExpired(at: now) else {
-                        expired = OpenedRecord(indexInput: nil, rowKey: opened.rowKey, sealed: opened.sealed, plaintext: [])
+                        expired = (opened.rowKey, opened.sealed)
                         return .absent
                     }
                     let policy = try Self.formatVersion(connection) >= VaultFormat.accessVersion ? try readPolicy(connection, keys) : .open
-                    guard let entry = try deciding(decoded.attributes, decoded.access, policy) else { return .undecided(decoded.item, decoded.access) }
+                    guard let entry = try deciding(decoded.access, policy) else { return .undecided(decoded.item, decoded.access) }
                     try entry.validate()
                     try prepareItemWrite(connection, keys)
                     try insertAudit(entry, connection, keys)

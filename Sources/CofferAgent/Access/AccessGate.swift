@@ -93,7 +93,7 @@ package struct AccessGate: Sendable {
         try refuseBrokered(action, id, in: vault, by: program)
         // Decided without asking: the read, the decision and its entry are one transaction.
         var allowed = true
-        let read = try vault.readAudited(id) { _, access, policy in
+        let read = try vault.readAudited(id) { access, policy in
             switch verdict(policy: policy, access: access, program: program) {
             case .allowed(let reason):
                 return entry(action, item: id, by: program, decision: reason)

@@ -20,21 +20,21 @@ final class VaultAuditedReadTests: XCTestCase {
     }
 
     /// A decided read returns the item and commits its entry; `deciding` is given the item's
-    /// attributes, its owner and access list, and the vault's policy.
+    /// owner and access list and the vault's policy.
     func testADecidedReadReturnsTheItemAndCommitsItsEntry() throws {
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.setAccessPolicy(.confirm)
         try vault.set(Data("s3cret".utf8), for: id, owner: git)
-        var seen: (ItemAttributes, ItemAccess, AccessPolicy)?
-        let read = try vault.readAudited(id) { attributes, access, policy in
-            seen = (attributes, access, policy)
+        var seen: (ItemAccess, AccessPolicy)?
+        let read = try vault.readAudited(id) { access, policy in
+            seen = (access, policy)
             return entry(.owner)
         }
         guard case .recorded(let item) = read else { return XCTFail("expected a recorded read, got \(read)") }
         XCTAssertEqual(item.secret, Data("s3cret".utf8))
-        XCTAssertEqual(seen?.0.id, id)
-        XCTAssertEqual(seen?.1.owner, git)
-        XCTAssertEqual(seen?.2, .confirm)
+        XCTAssertEqual(item.attributes.id, id)
+        XCTAssertEqual(seen?.0.owner, git)
+        XCTAssertEqual(seen?.1, .confirm)
         XCTAssertEqual(try vault.auditLog(), [entry(.owner)])
         XCTAssertTrue(try vault.verify().isClean)
     }
@@ -44,11 +44,11 @@ final class VaultAuditedReadTests: XCTestCase {
     func testNoDecisionAndNoItemWriteNothing() throws {
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.set(Data("s3cret".utf8), for: id, owner: git)
-        let undecided = try vault.readAudited(id) { _, _, _ in nil }
+        let undecided = try vault.readAudited(id) { _, _ in nil }
         guard case .undecided(let item, let access) = undecided else { return XCTFail("expected an undecided read, got \(undecided)") }
         XCTAssertEqual(item.secret, Data("s3cret".utf8))
         XCTAssertEqual(access.owner, git)
-        let absent = try vault.readAudited(.genericPassword(service: "git", account: "nobody")) { _, _, _ in
+        let absent = try vault.readAudited(.genericPassword(service: "git", account: "nobody")) { _, _ in
             XCTFail("no item to decide on")
             return entry(.owner)
         }
@@ -61,7 +61,7 @@ final class VaultAuditedReadTests: XCTestCase {
         let vault = try folder.makeVault(configuration: .test(clock: clock))
         try vault.set(Data("t".utf8), for: id, options: ItemOptions(expiresAt: clock.now.addingTimeInterval(10)))
         clock.advance(by: 10)
-        let read = try vault.readAudited(id) { _, _, _ in entry(.owner) }
+        let read = try vault.readAudited(id) { _, _ in entry(.owner) }
         guard case .absent = read else { return XCTFail("expected absent, got \(read)") }
         XCTAssertEqual(try RawVaultFile(folder.file("test.vault")).items().count, 0)
         XCTAssertEqual(try auditRowCount(), 0)
@@ -74,9 +74,9 @@ final class VaultAuditedReadTests: XCTestCase {
         try vault.set(Data("s3cret".utf8), for: id, owner: git)
         var invalid = entry(.owner)
         invalid.decision = .init(rawValue: "No")
-        XCTAssertThrowsError(try vault.readAudited(id) { _, _, _ in invalid })
+        XCTAssertThrowsError(try vault.readAudited(id) { _, _ in invalid })
         XCTAssertEqual(try auditRowCount(), 0)
-        _ = try vault.readAudited(id) { _, _, _ in entry(.owner) }
+        _ = try vault.readAudited(id) { _, _ in entry(.owner) }
         let synchronous = try vault.withConnection { connection throws(CofferError) in try connection.integer("PRAGMA synchronous") }
         XCTAssertEqual(synchronous, 2, "FULL after the read")
         XCTAssertEqual(try vault.auditLog(), [entry(.owner)])
@@ -89,10 +89,10 @@ final class VaultAuditedReadTests: XCTestCase {
         let vault = try Vault.open(at: copy, unlock: .passphrase(VaultFixtureV2Tests.passphrase))
         guard let stored = try vault.items(matching: .all).first?.id else { return XCTFail("the fixture has items") }
         let before = try Data(contentsOf: copy)
-        _ = try vault.readAudited(stored) { _, _, _ in nil }
+        _ = try vault.readAudited(stored) { _, _ in nil }
         XCTAssertEqual(try Data(contentsOf: copy), before)
         var policy: AccessPolicy?
-        let read = try vault.readAudited(stored) { _, _, seen in
+        let read = try vault.readAudited(stored) { _, seen in
             policy = seen
             return entry(.open)
         }
