@@ -13,6 +13,8 @@ package enum KeptAgentConnection {
     private struct Kept {
         let path: String
         let descriptor: Int32
+        /// The timeout set on the socket's reads and writes, set again only when a request asks another.
+        var timeout: Duration
     }
 
     private static let kept = Guarded<Kept?>(nil)
@@ -38,14 +40,15 @@ package enum KeptAgentConnection {
         }
         do throws(AgentSocket.Unreachable) {
             try AgentSocket.checkPeer(descriptor, path: path)
-            guard case .agent = try exchange(.identify, over: descriptor, timeout: timeout) else {
+            AgentSocket.setTimeout(descriptor, timeout)
+            guard case .agent = try exchange(.identify, over: descriptor) else {
                 throw .broken("the agent did not identify this process")
             }
         } catch {
             Glibc.close(descriptor)
             throw error
         }
-        kept.withLock { $0 = Kept(path: path, descriptor: descriptor) }
+        kept.withLock { $0 = Kept(path: path, descriptor: descriptor, timeout: timeout) }
     }
 
     /// Closes the kept connection, if any: later requests go over connections of their own.
@@ -67,7 +70,7 @@ package enum KeptAgentConnection {
     /// during the exchange drops it too, and throws.
     static func send(_ request: AgentRequest, to path: String, timeout: Duration) throws(AgentSocket.Unreachable) -> AgentReply? {
         try kept.withLock { kept throws(AgentSocket.Unreachable) -> AgentReply? in
-            guard let current = kept, current.path == path else { return nil }
+            guard var current = kept, current.path == path else { return nil }
             // Between requests the agent sends nothing: anything readable is its close (or the
             // reason for it).
             var waiting = pollfd(fd: current.descriptor, events: Int16(POLLIN), revents: 0)
@@ -76,8 +79,13 @@ package enum KeptAgentConnection {
                 kept = nil
                 return nil
             }
+            if current.timeout != timeout {
+                AgentSocket.setTimeout(current.descriptor, timeout)
+                current.timeout = timeout
+                kept = current
+            }
             do throws(AgentSocket.Unreachable) {
-                return try exchange(request, over: current.descriptor, timeout: timeout)
+                return try exchange(request, over: current.descriptor)
             } catch {
                 Glibc.close(current.descriptor)
                 kept = nil
@@ -86,8 +94,7 @@ package enum KeptAgentConnection {
         }
     }
 
-    private static func exchange(_ request: AgentRequest, over descriptor: Int32, timeout: Duration) throws(AgentSocket.Unreachable) -> AgentReply {
-        AgentSocket.setTimeout(descriptor, timeout)
+    private static func exchange(_ request: AgentRequest, over descriptor: Int32) throws(AgentSocket.Unreachable) -> AgentReply {
         let message = try AgentSocket.exchange(request.message, over: descriptor)
         do {
             return try AgentReply(message, to: request)
