@@ -1,4 +1,5 @@
 import Coffer
+import CofferAgentWire
 import CofferBase
 import Foundation
 import Glibc
@@ -62,6 +63,9 @@ package final class AgentRequestHandler: Sendable {
         answer(request, from: caller, asking: false, cancellation: nil, gate: throughShare ? shareGate : gate)
     }
 
+    /// The longest listing text one reply carries: the frame's body less its version, kind and the field's header.
+    static let largestListing = AgentMessage.maxBodyBytes - 7
+
     func answer(
         _ request: AgentRequest, from caller: Caller?, asking: Bool, cancellation: PrompterCommand.Run?, gate: AccessGate
     ) -> AgentReply? {
@@ -109,10 +113,19 @@ package final class AgentRequestHandler: Sendable {
                 guard let item = try read(.delete, id, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) else { return nil }
                 return .count(item != nil ? (try vault.remove(id) ? 1 : 0) : 0)
             }
-        case .items(let path, let query):
-            return withVault(path) { vault throws(CofferError) in .items(try gate.list(query, in: vault, by: program)) }
+        case .items(let path, let query, let after):
+            return withVault(path) { vault throws(CofferError) in
+                let listed = try gate.list(query, in: vault, by: program)
+                // A share's filter pages what it lets through (``ShareFilter``), after taking out what its grant does not cover.
+                return gate.grantedByShare ? .items(listed) : ItemPage.reply(listed, after: after)
+            }
         case .listing(let path, let query):
-            return withVault(path) { vault throws(CofferError) in .secret(Data(ItemListing.text(try gate.list(query, in: vault, by: program)).utf8)) }
+            return withVault(path) { vault throws(CofferError) in
+                let text = Data(ItemListing.text(try gate.list(query, in: vault, by: program)).utf8)
+                // The thin `coffer list` then hands on to the full program, which asks for the items page by page.
+                guard text.count <= Self.largestListing else { throw .invalidArgument(reason: "the listing is larger than one reply; ask for its items") }
+                return .secret(text)
+            }
         case .removeAll(let path, let query):
             return withVault(path) { vault throws(CofferError) in .count(try gate.removeAll(matching: query, in: vault, by: program)) }
         case .share, .unshare:

@@ -12,5 +12,5 @@ package enum AgentRequestTag: UInt8, Sendable {
     case vault = 0x01, id = 0x02, record = 0x03, queryClass = 0x04, queryService = 0x05, queryAccount = 0x06
     case queryAttribute = 0x07, credentialKind = 0x08, credential = 0x09, lifetime = 0x0A, all = 0x0B
     case socket = 0x0C, program = 0x0D, readWrite = 0x0E, profile = 0x0F, refused = 0x10, login = 0x11
-    case helper = 0x12, helperInput = 0x13, secret = 0x14
+    case helper = 0x12, helperInput = 0x13, secret = 0x14, after = 0x15
 }

@@ -87,6 +87,7 @@ enum Seeds {
             ("item", AgentRequest.item(vault: "/v", id: id).message), ("secret", AgentRequest.secret(vault: "/v", id: id).message),
             ("remove", AgentRequest.remove(vault: "/v", id: id).message),
             ("items", AgentRequest.items(vault: "/v", query: query).message),
+            ("items-after", AgentRequest.items(vault: "/v", query: query, after: id).message),
             ("remove-all", AgentRequest.removeAll(vault: "/v", query: query).message),
             ("share-service", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(
                 scope: .service(itemClass: .internetPassword, service: "registry.example", account: "robot"), readWrite: true), lifetime: 3600).message),
@@ -118,6 +119,7 @@ enum Seeds {
             ("item", AgentReply.item(Item(attributes: attributes, secret: Data("s".utf8))).message),
             ("secret", AgentReply.secret(Data("s3cret".utf8)).message), ("count", AgentReply.count(3).message),
             ("items", AgentReply.items([attributes]).message),
+            ("items-next", AgentReply.items([attributes], next: id).message),
             ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
             ("error-machine-key", AgentReply.failure(.machineKey(.tpmUnreachable(reason: "tcti: IO failure"))).message),
             ("token", AgentReply.token(BrokeredToken(

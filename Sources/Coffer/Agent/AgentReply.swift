@@ -12,7 +12,9 @@ package enum AgentReply: Sendable {
     case item(Item?)
     case secret(Data?)
     case count(Int)
-    case items([ItemAttributes])
+    /// Items with empty secrets; `next`, when the listing goes on past them: the item to ask
+    /// after (``ItemPage``).
+    case items([ItemAttributes], next: ItemID? = nil)
     /// The agent does not hold that vault unlocked.
     case notHeld
     case failure(CofferError)
@@ -39,7 +41,8 @@ package enum AgentReply: Sendable {
             return ok(item.map { [(.record, ItemRecord.encode($0.attributes, secret: $0.secret))] } ?? [])
         case .secret(let secret): return ok(secret.map { [(.secret, Array($0))] } ?? [])
         case .count(let count): return ok([(.count, bigEndian(UInt64(count)))])
-        case .items(let items): return ok(items.map { (.record, ItemRecord.encode($0, secret: Data())) })
+        case .items(let items, let next):
+            return ok(items.map { (.record, ItemRecord.encode($0, secret: Data())) } + (next.map { [(.next, AgentRequest.encode($0))] } ?? []))
         case .notHeld: return AgentMessage(kind: Kind.notHeld.rawValue)
         case .token(let token):
             return ok([(.accessToken, Array(token.value.utf8)), (.tokenTerms, token.encodedTerms)]
@@ -121,7 +124,12 @@ package enum AgentReply: Sendable {
             }
             return .count(Int(clamping: count))
         case .items:
-            return .items(try message.all(Tag.record.rawValue).map { bytes throws(AgentProtocolError) in try record(bytes).attributes })
+            let items = try message.all(Tag.record.rawValue).map { bytes throws(AgentProtocolError) in try record(bytes).attributes }
+            let next = try message.single(Tag.next.rawValue).map { bytes throws(AgentProtocolError) in
+                guard let id = AgentRequest.decodeID(bytes) else { throw AgentProtocolError("a malformed item to list after") }
+                return id
+            }
+            return .items(items, next: next)
         }
     }
 }

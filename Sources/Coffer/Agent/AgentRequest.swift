@@ -23,7 +23,9 @@ package enum AgentRequest: Sendable {
     case item(vault: String, id: ItemID)
     case secret(vault: String, id: ItemID)
     case remove(vault: String, id: ItemID)
-    case items(vault: String, query: ItemQuery)
+    /// The items `query` finds, in store order: those after `after` when it is given, as many
+    /// as one reply holds (``ItemPage``).
+    case items(vault: String, query: ItemQuery, after: ItemID? = nil)
     case removeAll(vault: String, query: ItemQuery)
     /// Serve, on a new socket at `socket` (an absolute path), only what `grant` covers of the
     /// vault at `vault`, for `lifetime` seconds (docs/agent.md, "Sharing").
@@ -90,7 +92,8 @@ package enum AgentRequest: Sendable {
         case .item(let vault, let id): return AgentMessage(kind: Kind.item.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
         case .secret(let vault, let id): return AgentMessage(kind: Kind.secret.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
         case .remove(let vault, let id): return AgentMessage(kind: Kind.remove.rawValue, fields: [vaultField(vault), field(.id, Self.encode(id))])
-        case .items(let vault, let query): return AgentMessage(kind: Kind.items.rawValue, fields: [vaultField(vault)] + queryFields(query))
+        case .items(let vault, let query, let after):
+            return AgentMessage(kind: Kind.items.rawValue, fields: [vaultField(vault)] + queryFields(query) + (after.map { [field(.after, Self.encode($0))] } ?? []))
         case .removeAll(let vault, let query):
             return AgentMessage(kind: Kind.removeAll.rawValue, fields: [vaultField(vault)] + queryFields(query))
         case .share(let vault, let socket, let grant, let lifetime):
@@ -193,7 +196,12 @@ package enum AgentRequest: Sendable {
         case .item: self = .item(vault: try vault(), id: try id())
         case .secret: self = .secret(vault: try vault(), id: try id())
         case .remove: self = .remove(vault: try vault(), id: try id())
-        case .items: self = .items(vault: try vault(), query: try query())
+        case .items:
+            let after = try message.single(Tag.after.rawValue).map { bytes throws(AgentProtocolError) in
+                guard let id = Self.decodeID(bytes) else { throw AgentProtocolError("a malformed item to list after") }
+                return id
+            }
+            self = .items(vault: try vault(), query: try query(), after: after)
         case .removeAll: self = .removeAll(vault: try vault(), query: try query())
         case .share:
             guard let lifetimeBytes = try message.single(Tag.lifetime.rawValue),

@@ -40,8 +40,7 @@ package struct AgentRequestStore: CredentialStore {
     }
 
     package func items(matching query: ItemQuery) throws(CofferError) -> [ItemAttributes] {
-        guard case .items(let items) = try send(.items(vault: vault, query: query)) else { throw Self.unexpected }
-        return items
+        try ItemPage.all { after throws(CofferError) in try send(.items(vault: vault, query: query, after: after)) }
     }
 
     @discardableResult

@@ -31,9 +31,15 @@ extension CredentialStore {
 }
 
 extension ItemAttributes {
-    /// The order every store returns query results in.
+    /// The order every store returns query results in: by class, service, then account.
     static func storeOrder(_ lhs: ItemAttributes, _ rhs: ItemAttributes) -> Bool {
-        (lhs.id.itemClass.rawValue, lhs.id.service, lhs.id.account)
-            < (rhs.id.itemClass.rawValue, rhs.id.service, rhs.id.account)
+        ItemID.storeOrder(lhs.id, rhs.id)
+    }
+}
+
+extension ItemID {
+    /// Whether `lhs` comes before `rhs` in the order stores return items in.
+    static func storeOrder(_ lhs: ItemID, _ rhs: ItemID) -> Bool {
+        (lhs.itemClass.rawValue, lhs.service, lhs.account) < (rhs.itemClass.rawValue, rhs.service, rhs.account)
     }
 }

@@ -28,7 +28,7 @@ struct ShareFilter: Sendable {
     func replyAtOnce(to request: AgentRequest, from caller: Caller?, handler: AgentRequestHandler) -> AgentReply? {
         switch admit(request, by: caller?.program, vaults: handler.vaults, gate: handler.shareGate) {
         case .answer(let reply): reply
-        case .forward(let forwarded): handler.handleWithoutAsking(forwarded, from: caller, throughShare: true).map { covered($0, in: handler.vaults) }
+        case .forward(let forwarded): handler.handleWithoutAsking(forwarded, from: caller, throughShare: true).map { shaped($0, to: request, in: handler.vaults) }
         }
     }
 
@@ -36,14 +36,16 @@ struct ShareFilter: Sendable {
     func reply(to request: AgentRequest, from caller: Caller?, handler: AgentRequestHandler) -> AgentReply {
         switch admit(request, by: caller?.program, vaults: handler.vaults, gate: handler.shareGate) {
         case .answer(let reply): reply
-        case .forward(let forwarded): covered(handler.handle(forwarded, from: caller, throughShare: true), in: handler.vaults)
+        case .forward(let forwarded): shaped(handler.handle(forwarded, from: caller, throughShare: true), to: request, in: handler.vaults)
         }
     }
 
-    /// A listing's covered items alone (a program's share: the query could not say which).
-    private func covered(_ reply: AgentReply, in vaults: HeldVaults) -> AgentReply {
-        guard case .items(let listed) = reply, case .program = grant.scope else { return reply }
-        return .items(listed.filter { covers($0.id, in: vaults) })
+    /// A listing's covered items alone (a program's share: the query could not say which), one
+    /// page of them: paged after the filter, so that no page's cursor names an item outside the grant.
+    private func shaped(_ reply: AgentReply, to request: AgentRequest, in vaults: HeldVaults) -> AgentReply {
+        guard case .items(let listed, _) = reply, case .items(_, _, let after) = request else { return reply }
+        let covered = if case .program = grant.scope { listed.filter { covers($0.id, in: vaults) } } else { listed }
+        return ItemPage.reply(covered, after: after)
     }
 
     /// Decides `request` from `program`, logging each refusal of an item or a login in the vault's audit log.
@@ -90,7 +92,7 @@ struct ShareFilter: Sendable {
             // A write is refused the same way whether or not the item exists.
             guard grant.readWrite, covers(id, in: vaults) else { return refuse(.write, id, answer: denied) }
             return .forward(.set(vault: vault, id: id, secret: secret, options: options))
-        case .items(_, let query):
+        case .items(_, let query, _):
             guard let narrowed = grant.narrowed(query) else { return .answer(.items([])) }
             return .forward(.items(vault: vault, query: narrowed))
         case .removeAll(_, let query):

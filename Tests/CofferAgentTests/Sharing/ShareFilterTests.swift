@@ -40,7 +40,7 @@ final class ShareFilterTests: XCTestCase {
         XCTAssertEqual(secret, Data("mine".utf8))
         guard case .secret(nil) = reply(.secret(vault: path, id: theirs)) else { return XCTFail("another program's item was found") }
         guard case .item(nil) = reply(.item(vault: path, id: theirs)) else { return XCTFail("another program's item was found") }
-        guard case .items(let listed) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("no listing") }
+        guard case .items(let listed, nil) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("no listing") }
         XCTAssertEqual(listed.map(\.id), [mine])
         // The thin coffer's listing text would show every item: a share refuses it, and coffer
         // asks with the items request above instead.
@@ -96,8 +96,8 @@ final class ShareFilterTests: XCTestCase {
             }
             guard case .count(0) = reply(.remove(vault: path, id: id)) else { return XCTFail("\(id) removed through a profile's share") }
         }
-        guard case .items([]) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("a profile's share lists items") }
-        guard case .items([]) = reply(.items(vault: path, query: ItemQuery(service: BrokeredSessions.service))) else { return XCTFail("listed") }
+        guard case .items([], nil) = reply(.items(vault: path, query: ItemQuery())) else { return XCTFail("a profile's share lists items") }
+        guard case .items([], nil) = reply(.items(vault: path, query: ItemQuery(service: BrokeredSessions.service))) else { return XCTFail("listed") }
         guard case .agent(0, [], [], nil) = reply(.status) else { return XCTFail("status shows the agent") }
         XCTAssertEqual(try vault.secret(for: session), Data(#"{"refreshToken":"rt"}"#.utf8))
         XCTAssertEqual(try vault.secret(for: settings), Data(#"{"provider":{}}"#.utf8))
@@ -142,5 +142,34 @@ final class ShareFilterTests: XCTestCase {
         XCTAssertTrue(grant.covers(.internetPassword(server: "https://git.example", account: "ada"), owner: nil))
         XCTAssertFalse(grant.covers(.internetPassword(server: "https://git.example", account: "bob"), owner: nil))
         XCTAssertFalse(grant.covers(.genericPassword(service: "https://git.example", account: "ada"), owner: nil))
+    }
+
+    /// A program's share of a listing larger than one reply: the pages together are the
+    /// program's items, once and in order, and no page's cursor names another program's item
+    /// (the cursor goes to the sandbox, so it is taken after the grant's filter).
+    func testAProgramsShareOfALargeListingPagesOnlyItsItems() throws {
+        let url = folder.file("large.vault")
+        let vault = try Vault.create(at: url, with: .key(SecureBytes.random(count: 32)))
+        try vault.setAccessPolicy(.strict)
+        var options = ItemOptions()
+        options.custom = Dictionary(uniqueKeysWithValues: (0..<64).map { ("a\($0)", String(repeating: "v", count: 4_000)) })
+        var covered: [ItemID] = []
+        for index in 0..<40 {
+            let id = ItemID.genericPassword(service: "svc", account: String(format: "user%02d", index))
+            try vault.set(Data("s".utf8), for: id, options: options, owner: index.isMultiple(of: 2) ? app : other)
+            if index.isMultiple(of: 2) { covered.append(id) }
+        }
+        let handler = AgentRequestHandler(vaults: HeldVaults(idleTimeout: 600))
+        handler.vaults.hold(vault, at: url.path, for: 600)
+        let filter = ShareFilter(vault: url.path, grant: ShareGrant(scope: .program(app), readWrite: false))
+        var cursors: [ItemID] = []
+        let listed = try ItemPage.all { after throws(CofferError) in
+            let reply = filter.reply(to: .items(vault: url.path, query: ItemQuery(), after: after), from: nil, handler: handler)
+            if case .items(_, let next?) = reply { cursors.append(next) }
+            return reply
+        }
+        XCTAssertEqual(listed.map(\.id), covered)
+        XCTAssertFalse(cursors.isEmpty, "the listing fit one reply")
+        for cursor in cursors { XCTAssertTrue(covered.contains(cursor), "a cursor names \(cursor), outside the grant") }
     }
 }

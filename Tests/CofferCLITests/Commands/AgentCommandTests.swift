@@ -1,5 +1,5 @@
 import CofferAgent
-import Coffer
+@_spi(Benchmarks) import Coffer
 import CofferAgentWire
 import CofferTestSupport
 import Foundation
@@ -35,6 +35,28 @@ final class AgentCommandTests: CLITestCase {
         XCTAssertEqual(direct.stdoutText, "second", "the agent wrote the vault file itself")
         assertFailure(try coffer(["get", "mail", "bob", "--no-agent"], environment: noCredential), status: .locked,
                       message: "no passphrase: use --passphrase-fd, $COFFER_PASSPHRASE or a terminal")
+    }
+
+    /// A listing larger than one reply (4 MiB of text, 4 MiB of records) is printed whole
+    /// through the agent: the thin `coffer list`'s text request is refused as too large, and the
+    /// full program it hands on to asks for the items page by page (docs/agent.md, section 4).
+    func testAListingLargerThanOneReplyIsPrintedWhole() throws {
+        try initVault()
+        var options = ItemOptions()
+        options.label = String(repeating: "l", count: 4_000)
+        let accounts = (0..<1_100).map { String(format: "user%04d", $0) }
+        let entries: [(id: ItemID, secret: Data, options: ItemOptions)] = accounts.map { account in
+            (id: ItemID.genericPassword(service: "big", account: account), secret: Data("s".utf8), options: options)
+        }
+        try Vault.open(at: vault, unlock: .passphrase(passphrase)).set(entries)
+        try startAgent()
+        XCTAssertEqual(try coffer(["unlock", "--for", "10m"]).status, 0)
+        let list = try coffer(["list"], environment: noCredential)
+        XCTAssertEqual(list.status, 0, list.stderrText)
+        XCTAssertGreaterThan(list.stdout.count, AgentMessage.maxBodyBytes)
+        let listed = list.stdoutText.split(separator: "\n").map { String($0.split(separator: "\t")[2]) }
+        XCTAssertEqual(listed.count, accounts.count)
+        XCTAssertTrue(listed == accounts, "the listing is not every item once, in order")
     }
 
     func testLockMakesTheNextCommandAskForACredentialAgain() throws {

@@ -30,7 +30,7 @@ final class AgentMessageTests: XCTestCase {
             .ping, .status, .stop, .lock(vault: nil), .lock(vault: "/v"), .holds(vault: "/v"),
             .unlock(vault: "/v", credential: .keyFile("/k"), lifetime: 60),
             .item(vault: "/v", id: id), .secret(vault: "/v", id: id), .remove(vault: "/v", id: id),
-            .items(vault: "/v", query: query), .removeAll(vault: "/v", query: query),
+            .items(vault: "/v", query: query), .items(vault: "/v", query: query, after: id), .removeAll(vault: "/v", query: query),
             .set(vault: "/v", id: id, secret: Data("s3".utf8), options: ItemOptions()),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(
                 scope: .service(itemClass: .internetPassword, service: "registry.example", account: nil), readWrite: false), lifetime: 60),
