@@ -192,7 +192,7 @@ let package = Package(
         // unlock), no networking; and their thin executables, which answer `get` through the agent.
         .target(
             name: "GitCredentialHelper",
-            dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
+            dependencies: ["Coffer", "CofferAgentWire", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
         .target(
             name: "DockerCredentialHelper",
             dependencies: ["Coffer", "CofferBase", "CofferCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: tools)]),
@@ -233,7 +233,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]),
         .testTarget(name: "CofferBaseTests", dependencies: ["CofferBase"]),
-        .testTarget(name: "CofferThinClientTests", dependencies: ["CofferThinClient"]),
+        .testTarget(name: "CofferThinClientTests", dependencies: ["CofferThinClient", "CofferAgentWire"]),
         .testTarget(name: "CofferProcessTests", dependencies: ["CofferProcess", "CofferBase", "CofferTestSupport"]),
         // The identity tests run coffer-test-helper as a peer.
         .testTarget(name: "CofferAgentTests", dependencies: ["CofferAgent", "CofferAgentWire", "Coffer", "CofferBase", "CofferProcess", "CofferTestSupport", "coffer-test-helper"], exclude: ["Fixtures"]),

@@ -1,3 +1,4 @@
+import CofferAgentWire
 import CofferBase
 import CofferCommandLine
 import Foundation
@@ -38,7 +39,7 @@ enum GitCredentialReader {
             let line = bytes[lineStart..<(newline.map { $0 + 1 } ?? bytes.count)]
             // The end of input ends the last line as its newline would.
             try checkLine(newline == nil ? line + [UInt8(ascii: "\n")] : Array(line))
-            if line.first == UInt8(ascii: "\n") || line.starts(with: [UInt8(ascii: "\r"), UInt8(ascii: "\n")]) { return try parse(bytes) }
+            if GitRequestEnd.isBlankLine(line) { return try parse(bytes) }
             lineStart = line.endIndex
         }
         guard bytes.count <= maxRequestBytes else { throw Refusal(description: "the request is larger than \(maxRequestBytes) bytes") }
@@ -53,10 +54,12 @@ enum GitCredentialReader {
         while start < bytes.count {
             lineNumber += 1
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            // The end of input ends the last line as its newline would.
+            let blank = end < bytes.count ? GitRequestEnd.isBlankLine(bytes[start...end]) : GitRequestEnd.isBlankLine(bytes[start...] + [UInt8(ascii: "\n")])
+            if blank { break }
             var line = bytes[start..<end]
             start = end + 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            if line.isEmpty { break }
             guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
                 throw Refusal(description: "line \(lineNumber) of the request has no '='")
             }
@@ -78,7 +81,7 @@ enum GitCredentialReader {
             // still open past the limit is refused without reading the rest.
             while let newline = request[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 try checkLine(request[lineStart...newline])
-                if newline == lineStart || (newline == lineStart + 1 && request[lineStart] == UInt8(ascii: "\r")) {
+                if GitRequestEnd.isBlankLine(request[lineStart...newline]) {
                     return Array(request[..<lineStart])
                 }
                 lineStart = newline + 1
