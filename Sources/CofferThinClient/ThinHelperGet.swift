@@ -20,13 +20,15 @@ package enum ThinHelperGet {
         let reply = agent.success(.helperGet, [
             ThinAgent.field(.helper, [helper.rawValue]), ThinAgent.field(.helperInput, input.bytes),
         ])
-        guard var output = try? reply?.single(AgentReplyTag.secret.rawValue) else {
+        // A failure the helper reports (docker's "not found") carries its exit status.
+        let status = (try? reply?.single(AgentReplyTag.exitStatus.rawValue)).flatMap { $0 }
+        guard var output = try? reply?.single(AgentReplyTag.secret.rawValue), status.map({ $0.count == 1 && $0[0] != 0 }) ?? true else {
             input.giveBack()
             return nil
         }
         input.zero()
         ThinProgram.writeOutput(output)
         SecretMemory.zero(&output)
-        return 0
+        return Int32(status?[0] ?? 0)
     }
 }

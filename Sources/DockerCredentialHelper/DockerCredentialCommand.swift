@@ -70,7 +70,7 @@ struct DockerCredentialCommand: ParsableCommand, CredentialHelperRoot {
     /// All of stdin, up to ``DescriptorInput/limit``.
     private static func input() throws -> [UInt8] {
         guard let bytes = try DescriptorInput.readAll(STDIN_FILENO, limit: DescriptorInput.limit) else {
-            throw DockerHelperError.invalidInput("the input is larger than \(DescriptorInput.limit) bytes")
+            throw DockerHelperError.inputTooLarge
         }
         return bytes.withUnsafeBytes { Array($0) }
     }

@@ -27,4 +27,7 @@ enum DockerHelperError: CommandFailure, Equatable {
     }
 
     var exitStatus: ExitStatus { DockerCredentialCommand.errorStatus }
+
+    /// An input past what the helper reads (``DescriptorInput/limit``).
+    static let inputTooLarge = DockerHelperError.invalidInput("the input is larger than \(DescriptorInput.limit) bytes")
 }

@@ -120,6 +120,7 @@ enum Seeds {
             ("secret", AgentReply.secret(Data("s3cret".utf8)).message), ("count", AgentReply.count(3).message),
             ("items", AgentReply.items([attributes]).message),
             ("items-next", AgentReply.items([attributes], next: id).message),
+            ("helper-reported", AgentReply.reported(Data("credentials not found in native keychain\n".utf8), exitStatus: 1).message),
             ("error", AgentReply.failure(.vaultNotFound(path: "/v")).message),
             ("error-machine-key", AgentReply.failure(.machineKey(.tpmUnreachable(reason: "tcti: IO failure"))).message),
             ("token", AgentReply.token(BrokeredToken(

@@ -11,6 +11,9 @@ package enum AgentReply: Sendable {
     case agent(pid: Int32, vaults: [HeldVaultStatus], failures: [HoldFailure] = [], secretService: SecretServiceStatus? = nil)
     case item(Item?)
     case secret(Data?)
+    /// A credential helper's `get` that fails as the helper reports it: what it writes on stdout
+    /// and its exit status (not 0).
+    case reported(Data, exitStatus: UInt8)
     case count(Int)
     /// Items with empty secrets; `next`, when the listing goes on past them: the item to ask
     /// after (``ItemPage``).
@@ -40,6 +43,7 @@ package enum AgentReply: Sendable {
         case .item(let item):
             return ok(item.map { [(.record, ItemRecord.encode($0.attributes, secret: $0.secret))] } ?? [])
         case .secret(let secret): return ok(secret.map { [(.secret, Array($0))] } ?? [])
+        case .reported(let output, let exitStatus): return ok([(.secret, Array(output)), (.exitStatus, [exitStatus])])
         case .count(let count): return ok([(.count, bigEndian(UInt64(count)))])
         case .items(let items, let next):
             return ok(items.map { (.record, ItemRecord.encode($0, secret: Data())) } + (next.map { [(.next, AgentRequest.encode($0))] } ?? []))
@@ -116,7 +120,12 @@ package enum AgentReply: Sendable {
             guard let bytes = try message.single(Tag.record.rawValue) else { return .item(nil) }
             let decoded = try record(bytes)
             return .item(decoded.item)
-        case .secret, .helperGet, .listing:
+        case .helperGet:
+            let output = try message.single(Tag.secret.rawValue).map { Data($0) }
+            guard let status = try message.single(Tag.exitStatus.rawValue) else { return .secret(output) }
+            guard status.count == 1, status[0] != 0, let output else { throw AgentProtocolError("a malformed helper report") }
+            return .reported(output, exitStatus: status[0])
+        case .secret, .listing:
             return .secret(try message.single(Tag.secret.rawValue).map { Data($0) })
         case .remove, .removeAll, .endLogin:
             guard let bytes = try message.single(Tag.count.rawValue), let count = readInteger(bytes, as: UInt64.self) else {

@@ -28,6 +28,8 @@ extension AgentRequestHandler {
         do {
             let output = try helperRules.get(helper, input: bytes, store: store)
             return .secret(Data(output))
+        } catch let report as CredentialHelperReport {
+            return .reported(Data(report.output), exitStatus: report.exitStatus)
         } catch {
             if mustAsk.withLock({ $0 }) { return nil }
             if case .locked? = error as? CofferError { return .notHeld }

@@ -84,4 +84,24 @@ final class HelperGetTests: XCTestCase {
         let (handler, _, _) = try held(.open)
         guard case .notHeld = handler.handle(request("/nowhere.vault", "ada"), from: caller(app)) else { return XCTFail("answered") }
     }
+
+    /// A failure the rules report as the helper would (docker's "not found") is answered with
+    /// its output and exit status, which read back from the wire as sent; a store refusal stays
+    /// an error, for the full helper to report.
+    func testAReportedFailureIsAnsweredWithItsOutputAndExitStatus() throws {
+        struct NotFound: CredentialHelperRules {
+            func get(_ helper: CredentialHelperKind, input: [UInt8], store: any CredentialStore) throws -> [UInt8] {
+                throw CredentialHelperReport(output: Array("credentials not found in native keychain\n".utf8), exitStatus: 1)
+            }
+        }
+        let (handler, path, _) = try held(.open, rules: NotFound())
+        let reply = handler.handle(request(path, "ada"), from: caller(app))
+        guard case .reported(let output, 1) = reply else { return XCTFail("\(reply)") }
+        XCTAssertEqual(output, Data("credentials not found in native keychain\n".utf8))
+        let wire = try XCTUnwrap(AgentMessage(body: Array(reply.message.frame.dropFirst(4))))
+        XCTAssertEqual(try wire.single(AgentReplyTag.exitStatus.rawValue), [1])
+        guard case .reported(output, 1) = try AgentReply(wire, to: request(path, "ada")) else { return XCTFail("read back otherwise") }
+        let zero = AgentMessage(kind: AgentReplyKind.ok.rawValue, fields: [.init(AgentReplyTag.secret.rawValue, []), .init(AgentReplyTag.exitStatus.rawValue, [0])])
+        XCTAssertThrowsError(try AgentReply(zero, to: request(path, "ada")), "a report with status 0")
+    }
 }

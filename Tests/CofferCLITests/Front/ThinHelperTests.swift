@@ -98,8 +98,9 @@ final class ThinHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(run.output.stdoutText, "")
     }
 
-    /// docker's `get` through the agent: the JSON the full helper prints, with no heavy library
-    /// loaded; a server with no credentials, an empty input and an input over 1 MiB are the full
+    /// docker's `get` through the agent: the JSON the full helper prints, and for a server with no
+    /// credentials (what every pull from a public registry asks) its "not found" line and status,
+    /// both with no heavy library loaded; an empty input and an input over 1 MiB are the full
     /// helper's errors, from the same stdin given back.
     func testDockerGetsThroughTheAgentAreAnsweredThinAndErrorsByTheFullHelper() throws {
         let found = try assertSameAsFull(Self.dockerHelperPath, ["get"], Array("https://registry.example\n".utf8))
@@ -107,14 +108,15 @@ final class ThinHelperTests: CredentialHelperTestCase {
         XCTAssertEqual(found.output.stdoutText, #"{"ServerURL":"https://registry.example","Username":"robot","Secret":"t0ken"}"# + "\n")
         XCTAssertEqual(found.heavy, [])
 
-        for (input, message) in [
-            (Array("https://elsewhere.example".utf8), "credentials not found in native keychain"),
-            (Array("  \n".utf8), "no credentials server URL"),
-            (Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10), "the input is larger than 1048576 bytes"),
+        for (input, message, thin) in [
+            (Array("https://elsewhere.example".utf8), "credentials not found in native keychain", true),
+            (Array("  \n".utf8), "no credentials server URL", false),
+            (Array(repeating: UInt8(ascii: "x"), count: (1 << 20) + 10), "the input is larger than 1048576 bytes", false),
         ] {
             let run = try assertSameAsFull(Self.dockerHelperPath, ["get"], input)
             XCTAssertEqual(run.output.exitStatus, .notFound, message)
             XCTAssertEqual(run.output.stdoutText, message + "\n")
+            XCTAssertEqual(run.heavy.isEmpty, thin, "\(message): \(thin ? "loaded the full helper" : "answered thin")")
         }
     }
 
