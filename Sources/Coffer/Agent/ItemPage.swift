@@ -11,7 +11,16 @@ package enum ItemPage {
     /// as an `items` reply whose body stays within `limit` bytes. It holds at least one item
     /// when any is left, so each page moves the listing on.
     package static func reply(_ items: [ItemAttributes], after: ItemID?, limit: Int = AgentMessage.maxBodyBytes) -> AgentReply {
-        let left = after.map { after in items.drop { !ItemID.storeOrder(after, $0.id) } } ?? items[...]
+        reply(following(after, in: items), limit: limit)
+    }
+
+    /// The items of `items` (a listing in store order) after `after`; all of them when it is `nil`.
+    package static func following(_ after: ItemID?, in items: [ItemAttributes]) -> ArraySlice<ItemAttributes> {
+        after.map { after in items.drop { !ItemID.storeOrder(after, $0.id) } } ?? items[...]
+    }
+
+    /// The first page of `left` (a listing in store order, taken only as far as the page goes).
+    package static func reply(_ left: some Sequence<ItemAttributes>, limit: Int = AgentMessage.maxBodyBytes) -> AgentReply {
         // The body: its version and kind, then a field (tag, u32be length, value) per record,
         // and room for the `next` field after the last.
         var size = 2

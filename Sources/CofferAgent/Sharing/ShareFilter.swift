@@ -44,8 +44,10 @@ struct ShareFilter: Sendable {
     /// page of them: paged after the filter, so that no page's cursor names an item outside the grant.
     private func shaped(_ reply: AgentReply, to request: AgentRequest, in vaults: HeldVaults) -> AgentReply {
         guard case .items(let listed, _) = reply, case .items(_, _, let after) = request else { return reply }
-        let covered = if case .program = grant.scope { listed.filter { covers($0.id, in: vaults) } } else { listed }
-        return ItemPage.reply(covered, after: after)
+        let left = ItemPage.following(after, in: listed)
+        guard case .program = grant.scope else { return ItemPage.reply(left) }
+        // Each item's owner is a read of the vault: only as many as the page takes.
+        return ItemPage.reply(left.lazy.filter { covers($0.id, in: vaults) })
     }
 
     /// Decides `request` from `program`, logging each refusal of an item or a login in the vault's audit log.
