@@ -88,7 +88,7 @@ final class LockedCollectionTests: XCTestCase {
         let output = try fixture.run(
             "xvfb-run", ["-a", "-s", "-screen 0 1024x768x24", "/usr/bin/python3",
                          ProviderFixture.fixtures.appendingPathComponent("seahorse_sidebar.py").path, screenshots.path],
-            timeout: .seconds(180))
+            timeout: .seconds(180 * TestTiming.scale))
         if output.stderrText.contains("No module named 'pyatspi'") {
             throw MissingPrerequisite.error("python3-pyatspi is not installed (scripts/bootstrap.sh test installs it)")
         }

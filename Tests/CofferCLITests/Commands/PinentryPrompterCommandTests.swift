@@ -258,7 +258,7 @@ final class PinentryPrompterCommandTests: CLITestCase {
                 // launcher, early), and refuse the dialog's connection meanwhile.
                 ["-a", "-s", "-screen 0 1024x768x24 -noreset", "/usr/bin/dbus-run-session", "--", "/usr/bin/python3", fixture.path,
                  BuiltProducts.executable("coffer").path, screenshots.path, mode] + choices,
-                environment: ["DBUS_SESSION_BUS_ADDRESS": nil, "DISPLAY": nil], timeout: .seconds(180))
+                environment: ["DBUS_SESSION_BUS_ADDRESS": nil, "DISPLAY": nil], timeout: .seconds(180 * TestTiming.scale))
             if output.stderrText.contains("No module named 'pyatspi'") {
                 throw MissingPrerequisite.error("python3-pyatspi is not installed (scripts/bootstrap.sh test installs it)")
             }
