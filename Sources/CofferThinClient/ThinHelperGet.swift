@@ -21,7 +21,7 @@ package enum ThinHelperGet {
             ThinAgent.field(.helper, [helper.rawValue]), ThinAgent.field(.helperInput, input.bytes),
         ])
         // A failure the helper reports (docker's "not found") carries its exit status.
-        let status = (try? reply?.single(AgentReplyTag.exitStatus.rawValue)).flatMap { $0 }
+        let status = try? reply?.single(AgentReplyTag.exitStatus.rawValue)
         guard var output = try? reply?.single(AgentReplyTag.secret.rawValue), status.map({ $0.count == 1 && $0[0] != 0 }) ?? true else {
             input.giveBack()
             return nil

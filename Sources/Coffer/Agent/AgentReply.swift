@@ -134,11 +134,7 @@ package enum AgentReply: Sendable {
             return .count(Int(clamping: count))
         case .items:
             let items = try message.all(Tag.record.rawValue).map { bytes throws(AgentProtocolError) in try record(bytes).attributes }
-            let next = try message.single(Tag.next.rawValue).map { bytes throws(AgentProtocolError) in
-                guard let id = AgentRequest.decodeID(bytes) else { throw AgentProtocolError("a malformed item to list after") }
-                return id
-            }
-            return .items(items, next: next)
+            return .items(items, next: try message.single(Tag.next.rawValue).map(ItemPage.cursor))
         }
     }
 }

@@ -197,11 +197,7 @@ package enum AgentRequest: Sendable {
         case .secret: self = .secret(vault: try vault(), id: try id())
         case .remove: self = .remove(vault: try vault(), id: try id())
         case .items:
-            let after = try message.single(Tag.after.rawValue).map { bytes throws(AgentProtocolError) in
-                guard let id = Self.decodeID(bytes) else { throw AgentProtocolError("a malformed item to list after") }
-                return id
-            }
-            self = .items(vault: try vault(), query: try query(), after: after)
+            self = .items(vault: try vault(), query: try query(), after: try message.single(Tag.after.rawValue).map(ItemPage.cursor))
         case .removeAll: self = .removeAll(vault: try vault(), query: try query())
         case .share:
             guard let lifetimeBytes = try message.single(Tag.lifetime.rawValue),

@@ -55,5 +55,11 @@ package enum ItemPage {
         return listed
     }
 
+    /// The item a request's `after` or a reply's `next` names (an `id` field's bytes).
+    static func cursor(_ bytes: [UInt8]) throws(AgentProtocolError) -> ItemID {
+        guard let id = AgentRequest.decodeID(bytes) else { throw AgentProtocolError("a malformed item to list after") }
+        return id
+    }
+
     private static func field(_ valueBytes: Int) -> Int { 5 + valueBytes }
 }
