@@ -209,7 +209,10 @@ let package = Package(
         // The parsers' fuzz targets: libFuzzer under scripts/fuzz.sh, a corpus replayer otherwise.
         .executableTarget(
             name: "coffer-fuzz",
-            dependencies: ["Coffer", "CofferAgent", "CofferAgentWire", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "CFuzzer"]),
+            dependencies: [
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "GitCredentialHelper",
+                "CLinux", "CFuzzer",
+            ]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9, peers of
         // the agent, a resolver running as another user).

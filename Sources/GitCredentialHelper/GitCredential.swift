@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Secrets stay bytes: a password may hold any byte but newline and NUL. The names become an
 /// item's identity and attributes, so they must be UTF-8 (``GitCredentialReader`` refuses others).
-struct GitCredential: Equatable {
+package struct GitCredential: Equatable {
     var `protocol`: String?
     /// The host, with the port when the URL names one (`example.com:8080`).
     var host: String?

@@ -12,7 +12,7 @@ import Glibc
 /// `=`, when a boolean is not one, when a name git turns into an item (protocol, host, path,
 /// username, authtype) is not UTF-8, or when the request passes ``maxRequestBytes``. Keys this
 /// helper does not know are ignored, as git's own reader does.
-enum GitCredentialReader {
+package enum GitCredentialReader {
     /// The longest line git's format allows, its newline included.
     static let maxLineBytes = 65_535
     /// The most a whole request may hold (many `wwwauth[]` lines, say).
@@ -24,7 +24,7 @@ enum GitCredentialReader {
     }
 
     /// Reads and parses the request on `fd` (stdin).
-    static func read(from fd: Int32 = STDIN_FILENO) throws -> GitCredential {
+    package static func read(from fd: Int32 = STDIN_FILENO) throws -> GitCredential {
         var bytes = try readRequest(from: fd)
         defer { SecretMemory.zero(&bytes) }
         return try parse(bytes)
@@ -32,7 +32,7 @@ enum GitCredentialReader {
 
     /// Reads one request from `bytes`, all of it at hand (the agent's `helperGet`), refusing
     /// what ``read(from:)`` refuses.
-    static func read(_ bytes: [UInt8]) throws -> GitCredential {
+    package static func read(_ bytes: [UInt8]) throws -> GitCredential {
         var lineStart = 0
         while lineStart < bytes.count {
             let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n"))
