@@ -5,6 +5,10 @@ package final class GitRequestEnd {
     private var lineStart = 0
     private var scanned = 0
 
+    /// The most the thin git-credential-coffer reads: one byte past the most the full helper
+    /// accepts (1 MiB), so that a request cut there is refused by it.
+    package static let thinReadLimit = (1 << 20) + 1
+
     package init() {}
 
     /// Whether `line`, its newline included, is the blank line that ends a request.

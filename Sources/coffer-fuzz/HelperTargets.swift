@@ -21,7 +21,7 @@ extension FuzzTarget {
     /// What `ThinInput.read` keeps of `bytes` arriving `chunk` bytes at a time: up to the read
     /// that holds the blank line, or the thin git helper's limit.
     private static func thinlyRead(_ bytes: [UInt8], chunk: Int) -> [UInt8] {
-        let limit = (1 << 20) + 1
+        let limit = GitRequestEnd.thinReadLimit
         let end = GitRequestEnd()
         var read: [UInt8] = []
         while read.count < limit, read.count < bytes.count, !end.isRead(in: read) {
