@@ -1,7 +1,7 @@
 import Coffer
 import CofferAgentWire
 import CofferBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the agent does for a request: vault operations on the vaults it holds unlocked. It knows

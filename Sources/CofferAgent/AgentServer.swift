@@ -1,6 +1,6 @@
 import Coffer
 import CofferBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The agent: serves requests on its socket, performing vault operations on the vaults it holds

@@ -1,5 +1,6 @@
 import Coffer
-import Foundation
+import CofferBase
+import CofferProcess
 import Glibc
 
 /// Threads of the agent's own that run jobs in the order they come. None of them is one of
@@ -20,10 +21,10 @@ final class AgentWorkerPool: @unchecked Sendable {
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
         running = threads
-        for index in 0..<threads {
-            let thread = Thread { [self] in work() }
-            thread.name = "\(name) \(index + 1)"
-            thread.start()
+        for index in 0..<threads where !DetachedThread.start(name: "\(name) \(index + 1)", { [self] in work() }) {
+            pthread_mutex_lock(mutex)
+            running -= 1
+            pthread_mutex_unlock(mutex)
         }
     }
 

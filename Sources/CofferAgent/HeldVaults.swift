@@ -1,6 +1,6 @@
 import CofferBase
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// The vaults the agent holds unlocked, each until its lifetime ends or it sits unused for the
 /// idle timeout; vaults held from the start (`agent start --hold`) stay until `lock` or stop.

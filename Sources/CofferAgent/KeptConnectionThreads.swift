@@ -1,6 +1,7 @@
 import Coffer
 import CofferBase
-import Foundation
+import CofferProcess
+import FoundationEssentials
 import Glibc
 
 /// Kept connections (`identify`: an app's `Keychain(service:)`) served each on a thread of its
@@ -47,9 +48,10 @@ final class KeptConnectionThreads: Sendable {
             return true
         }
         guard taken else { return false }
-        let thread = Thread { [self] in serve(socket, caller) }
-        thread.name = "coffer agent kept"
-        thread.start()
+        guard DetachedThread.start(name: "coffer agent kept", { [self] in serve(socket, caller) }) else {
+            served.withLock { _ = $0.descriptors.remove(socket) }
+            return false
+        }
         return true
     }
 

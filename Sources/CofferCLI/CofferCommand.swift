@@ -1,7 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct CofferCommand: AsyncParsableCommand, CofferRoot {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The prose of `coffer --help` and of the manual page coffer(1), which swift-argument-parser's
 /// generate-manual makes from the same configuration (scripts/man.sh).

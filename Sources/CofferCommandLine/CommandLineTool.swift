@@ -1,6 +1,8 @@
 import CofferThinClient
 import ArgumentParser
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// What every Coffer executable does around its command: the same start-up checks, and every
 /// error turned into one line on stderr and its documented exit status.
@@ -52,7 +54,7 @@ package enum CommandLineTool {
                 if let onFailure { onFailure(error) }
                 fail(error, Root.self)
             }
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
         // Handed whole to the task, never touched here again.
         nonisolated(unsafe) let handed = parsed
@@ -63,7 +65,7 @@ package enum CommandLineTool {
                 if let onFailure { onFailure(error) }
                 fail(error, Root.self)
             }
-            Foundation.exit(0)
+            Glibc.exit(0)
         }
         dispatchMain()
     }
@@ -102,7 +104,7 @@ package enum CommandLineTool {
     /// help; an error that no table maps is ``ExitStatus/software``, never a status that
     /// means something else.
     package static func fail<Root: ParsableCommand>(_ error: Error, _ root: Root.Type) -> Never {
-        if let code = error as? ExitCode { Foundation.exit(code.rawValue) }
+        if let code = error as? ExitCode { Glibc.exit(code.rawValue) }
         if let failure = error as? CommandFailure {
             Terminal.printError(failure.message)
             failure.exitStatus.exit()

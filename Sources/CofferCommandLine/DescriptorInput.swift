@@ -1,6 +1,6 @@
 import CofferBase
 import Coffer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the CLI reads from file descriptors named on its command line (`--passphrase-fd N` and

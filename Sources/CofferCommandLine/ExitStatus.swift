@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Coffer's exit statuses: the one table that every executable exits with, and that
 /// `coffer --help` and coffer(1) print (``helpBlock``).
@@ -77,7 +78,7 @@ package enum ExitStatus: Int32, CaseIterable, Sendable {
 
     /// Ends the process with this status.
     package func exit() -> Never {
-        Foundation.exit(rawValue)
+        Glibc.exit(rawValue)
     }
 }
 

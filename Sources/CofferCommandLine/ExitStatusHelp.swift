@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension ExitStatus {
     /// The first line of ``helpBlock(_:)``; scripts/man.sh finds the block by it.
@@ -10,7 +10,8 @@ extension ExitStatus {
     package static func helpBlock(_ statuses: [ExitStatus] = allCases) -> String {
         let column = "  " + String(repeating: " ", count: numberWidth)
         let lines = statuses.flatMap { status in
-            let number = "  " + "\(status.rawValue)".padding(toLength: numberWidth, withPad: " ", startingAt: 0)
+            let digits = "\(status.rawValue)"
+            let number = "  " + digits + String(repeating: " ", count: numberWidth - digits.count)
             return wrapped(status.meaning, width: lineWidth - column.count).enumerated().map { index, line in
                 (index == 0 ? number : column) + line
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `--json` output: one JSON document on stdout, keys sorted, dates in ISO 8601 (UTC), then a newline.
 package enum JSONOutput {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// How the auth commands may reach servers. Accepted before or after the subcommand, or as
 /// $COFFER_INSECURE_HTTP=1, which is how it reaches a forwarded command.

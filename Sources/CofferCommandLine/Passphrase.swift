@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Where vault passphrases come from: a file descriptor, an environment variable, or a

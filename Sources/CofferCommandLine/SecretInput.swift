@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// Secrets for the auth commands: from a file descriptor, else a no-echo prompt on a
 /// terminal, else stdin. Never from the command line.

@@ -1,5 +1,5 @@
 import CofferThinClient
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Standard input, output and error, written and read with every failure checked.

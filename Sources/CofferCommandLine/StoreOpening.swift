@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferAgent
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// A root command of Coffer's tools: the vault and store options every subcommand shares.
 package protocol CofferRoot {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Coffer
-import Foundation
+import CofferBase
+import FoundationEssentials
 
 /// Which store the item commands use, how the vault is unlocked, and how long the Secret
 /// Service may take. Accepted before or after the subcommand; each also comes from an
@@ -128,7 +129,7 @@ package struct StoreOptions: ParsableArguments {
     package func namedUnlockMethods() throws -> [UnlockMethod]? {
         guard let list = unlock ?? environment["COFFER_UNLOCK"], !list.isEmpty else { return nil }
         return try list.split(separator: ",").map { name in
-            guard let method = UnlockMethod(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+            guard let method = UnlockMethod(rawValue: String(name.trimmingWhitespace())) else {
                 throw CLIError.usage("--unlock takes secret-service, systemd-creds, credential, keyfile and passphrase, comma-separated")
             }
             return method

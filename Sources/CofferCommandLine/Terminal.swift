@@ -1,7 +1,7 @@
 import CLinux
 import Coffer
 import CofferBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The controlling terminal (/dev/tty) and one-line errors on stderr.

@@ -1,6 +1,6 @@
 import Coffer
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// The vault through the agent, for a command a person runs (`coffer get` and the other item
 /// commands). Where the vault's access policy keeps this program from an item, the person

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// Where the vault is and how to open it. Accepted before or after the subcommand; each also
 /// comes from an environment variable, which is how they reach a forwarded command.

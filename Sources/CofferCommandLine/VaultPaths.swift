@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Real paths (every link resolved), as the agent names vaults.

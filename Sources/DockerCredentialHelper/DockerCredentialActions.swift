@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// docker's helper operations on a store. Each registry's credentials are an internet password:
 /// its server is the `ServerURL` exactly as docker names it, its account the `Username`, its

@@ -2,7 +2,8 @@ import ArgumentParser
 import Coffer
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `docker-credential-coffer`: docker's credential helper on a Coffer vault
 /// (`"credsStore": "coffer"` in ~/.docker/config.json).

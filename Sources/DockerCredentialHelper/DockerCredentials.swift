@@ -1,4 +1,5 @@
-import Foundation
+import CofferBase
+import FoundationEssentials
 
 /// The JSON of docker's credential helper protocol (docker/docker-credential-helpers,
 /// credentials/credentials.go): `{"ServerURL", "Username", "Secret"}`. A `Username` of
@@ -13,25 +14,47 @@ struct DockerCredentials: Equatable {
     /// keys are ignored; `null` leaves a field empty; anything after the value is ignored.
     init(json bytes: [UInt8]) throws {
         guard let first = Self.firstValue(in: bytes) else { throw DockerHelperError.invalidJSON("unexpected end of input") }
-        let value: Any
+        let object: [String: Field]
         do {
-            value = try JSONSerialization.jsonObject(with: Data(first), options: [.fragmentsAllowed])
+            // JSONDecoder checks the whole value; the members are then read in order, so that a
+            // repeated key's last value counts, as in Go's decoder.
+            guard try JSONDecoder().decode([String: Field]?.self, from: Data(first)) != nil else { return }
+            object = try Self.members(ofObject: first)
+        } catch let DecodingError.typeMismatch(type, _) where type != Field.self {
+            throw DockerHelperError.invalidJSON("the credentials are not a JSON object")
         } catch {
             throw DockerHelperError.invalidJSON("malformed JSON")
         }
-        if value is NSNull { return }
-        guard let object = value as? [String: Any] else {
-            throw DockerHelperError.invalidJSON("the credentials are not a JSON object")
-        }
         func field(_ name: String) throws -> String {
             let key = object[name] != nil ? name : object.keys.first { $0.lowercased() == name.lowercased() }
-            guard let key, let value = object[key], !(value is NSNull) else { return "" }
-            guard let text = value as? String else { throw DockerHelperError.invalidJSON("\(name) is not a JSON string") }
-            return text
+            guard let key, let value = object[key] else { return "" }
+            switch value {
+            case .null: return ""
+            case .string(let text): return text
+            case .other: throw DockerHelperError.invalidJSON("\(name) is not a JSON string")
+            }
         }
         serverURL = try field("ServerURL")
         username = try field("Username")
         secret = try field("Secret")
+    }
+
+    /// A member's value as far as the fields need it.
+    private enum Field: Decodable {
+        case null
+        case string(String)
+        case other
+
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if value.decodeNil() {
+                self = .null
+            } else if let text = try? value.decode(String.self) {
+                self = .string(text)
+            } else {
+                self = .other
+            }
+        }
     }
 
     init(serverURL: String, username: String, secret: String) {
@@ -64,7 +87,7 @@ struct DockerCredentials: Equatable {
         guard let text = String(validating: lines.joined(), as: UTF8.self) else {
             throw DockerHelperError.invalidInput("the server URL is not valid UTF-8")
         }
-        let url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = String(text.trimmingWhitespace())
         guard !url.isEmpty else { throw DockerHelperError.missingServerURL }
         return url
     }
@@ -72,32 +95,64 @@ struct DockerCredentials: Equatable {
     /// The bytes of the first JSON value in `bytes` (after white space): an object or array up to
     /// its closing bracket, a string up to its closing quote, or a bare word or number.
     private static func firstValue(in bytes: [UInt8]) -> ArraySlice<UInt8>? {
-        guard let start = bytes.firstIndex(where: { !Self.isSpace($0) }) else { return nil }
+        guard let start = bytes.firstIndex(where: { !Self.isSpace($0) }), let end = valueEnd(in: bytes[...], from: start, wordEnds: [])
+        else { return nil }
+        return bytes[start..<end]
+    }
+
+    /// The members of `object`, a JSON object JSONDecoder has read without error, in order: a
+    /// later member replaces an earlier one of the same key.
+    private static func members(ofObject object: ArraySlice<UInt8>) throws -> [String: Field] {
+        let decoder = JSONDecoder()
+        var members: [String: Field] = [:]
+        var index = object.startIndex + 1
+        func skipSpace() { while index < object.endIndex, isSpace(object[index]) { index += 1 } }
+        while true {
+            skipSpace()
+            guard index < object.endIndex, object[index] == UInt8(ascii: "\"") else { return members }
+            guard let keyEnd = valueEnd(in: object, from: index, wordEnds: []) else { return members }
+            let key = try decoder.decode(String.self, from: Data(object[index..<keyEnd]))
+            index = keyEnd
+            skipSpace()
+            index += 1  // the colon
+            skipSpace()
+            guard let end = valueEnd(in: object, from: index, wordEnds: [UInt8(ascii: ","), UInt8(ascii: "}")]) else { return members }
+            members[key] = try decoder.decode(Field.self, from: Data(object[index..<end]))
+            index = end
+            skipSpace()
+            index += 1  // the comma or the closing brace
+        }
+    }
+
+    /// Where the JSON value starting at `start` ends: a string after its closing quote, an object
+    /// or array after its closing bracket, a bare word or number at white space or a byte of
+    /// `wordEnds`. Nil when the bytes end inside a string or a bracket.
+    private static func valueEnd(in bytes: ArraySlice<UInt8>, from start: Int, wordEnds: [UInt8]) -> Int? {
         var depth = 0
         var inString = false
         var escaped = false
         var index = start
-        while index < bytes.count {
+        while index < bytes.endIndex {
             let byte = bytes[index]
             if inString {
                 if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") {
                     inString = false
-                    if depth == 0 { return bytes[start...index] }
+                    if depth == 0 { return index + 1 }
                 }
             } else {
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                case UInt8(ascii: "}"), UInt8(ascii: "]") where depth > 0:
                     depth -= 1
-                    if depth <= 0 { return bytes[start...index] }
+                    if depth == 0 { return index + 1 }
                 default:
-                    if depth == 0, isSpace(byte) { return bytes[start..<index] }
+                    if depth == 0, isSpace(byte) || wordEnds.contains(byte) { return index }
                 }
             }
             index += 1
         }
-        return depth == 0 && !inString ? bytes[start...] : nil
+        return depth == 0 && !inString ? bytes.endIndex : nil
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A credential description as git passes it to a helper (git-credential(1), "INPUT/OUTPUT
 /// FORMAT"): what it is for (protocol, host, path), who (username), and the secrets.

@@ -1,6 +1,6 @@
 import CofferCommandLine
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// git's three helper operations on a store (gitcredentials(7), "CUSTOM HELPERS"), with the
 /// matching rules of git's own helpers (`credential_match` in git's credential.c).

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 /// `git-credential-coffer`: git's credential helper on a Coffer vault
 /// (`git config --global credential.helper coffer`).

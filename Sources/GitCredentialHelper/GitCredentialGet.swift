@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// git-credential-coffer's `get` in one call, for the agent's `helperGet`: the request read
 /// from the bytes the thin helper read as ``GitCredentialReader`` reads stdin, answered by

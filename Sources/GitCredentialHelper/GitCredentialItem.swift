@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// How a git credential is kept in a store: an internet password, so that `coffer list` shows it.
 ///

@@ -1,7 +1,7 @@
 import CofferAgentWire
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Reads the credential description git writes on a helper's stdin: `key=value` lines up to a

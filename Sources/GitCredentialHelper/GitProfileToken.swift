@@ -1,6 +1,6 @@
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 /// `git-credential-coffer --profile PROFILE`, configured for a host: git's credentials for it are
 /// the fresh access token of a login the agent brokers (docs/agent.md, section 11), as

@@ -2,6 +2,7 @@
 // async-signal-safe (Swift code is not guaranteed to be). Header-only; links nothing.
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
 extern int pipe2(int[2], int);
 extern int memfd_create(const char *, unsigned int);
+extern int pthread_setname_np(pthread_t, const char *);
 
 /// A spawn action that closes every descriptor from `from` up (glibc 2.34).
 static inline int coffer_spawn_add_closefrom(posix_spawn_file_actions_t *actions, int from) {

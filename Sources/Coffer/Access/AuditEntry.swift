@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One access to a vault's items as its audit log keeps it (docs/vault-format.md, 8.2): when,
 /// which program, through which front door, which item, what was done and what was decided.

@@ -1,6 +1,6 @@
 import CofferAgentWire
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// What the agent answers (docs/agent.md, section 4).
 package enum AgentReply: Sendable {

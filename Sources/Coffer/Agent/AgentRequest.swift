@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// What a client asks the agent (docs/agent.md, section 3).
 package enum AgentRequest: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A ``CredentialStore`` whose every call is one ``AgentRequest`` for one vault, handed to
 /// `send`: over the socket (``AgentStore``), or, in the agent, straight to its request handler

@@ -1,6 +1,6 @@
 import CofferAgentWire
 import CofferBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension AgentSocket {

@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// A vault the agent holds unlocked, used as any ``CredentialStore``: each call is one request
 /// to the agent, which performs it on its own unlocked copy, for the program it identified at

@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// An access token the agent hands out for a login it holds (docs/agent.md, "The token
 /// broker"): the token, its type, when it expires, the scope the provider granted and the

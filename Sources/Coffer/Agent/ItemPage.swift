@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// One `items` reply's worth of a listing (docs/agent.md, section 4): the items after a cursor,
 /// in store order, as many as one frame holds, and the cursor to ask from next when some are

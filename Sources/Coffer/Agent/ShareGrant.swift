@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a share (`coffer agent share`) lets the clients of its socket reach in one vault: one
 /// item, the items of one service, or the items one program owns, read-only unless

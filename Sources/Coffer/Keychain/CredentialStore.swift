@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A place that keeps items: the encrypted ``Vault``, the Secret Service, or ``InMemoryStore``.
 ///

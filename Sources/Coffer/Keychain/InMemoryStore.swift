@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// A store that keeps items in memory only, with the same behaviour as the others.
 /// Meant for apps' own tests.

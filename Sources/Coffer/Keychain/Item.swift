@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An item: its attributes and its secret. `description` never shows the secret.
 public struct Item: Sendable, Hashable, CustomStringConvertible, CustomReflectable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything about an item except its secret.
 public struct ItemAttributes: Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Copies items into a store without ever deleting or silently overwriting anything: run it
 /// twice and the second run copies nothing.

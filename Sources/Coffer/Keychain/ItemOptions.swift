@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The metadata a caller sets with a secret. Setting an item replaces all of it.
 public struct ItemOptions: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one-line API for the common case: secrets for one service, by account.
 ///

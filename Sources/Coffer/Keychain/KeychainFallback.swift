@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Keychain {
     /// Where ``Keychain/init(service:fallback:)`` keeps items when no agent runs. Named by the

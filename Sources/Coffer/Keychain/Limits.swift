@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Size limits every store enforces. Past them, writes fail with a typed error and nothing is stored.
 public enum Limits {

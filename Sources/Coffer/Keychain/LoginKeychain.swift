@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 
 /// The user's login keychain: the login vault, held unlocked by the user's agent (`pam_coffer.so`
 /// unlocks it at login, docs/login-unlock.md), reached over the agent's socket. The agent knows

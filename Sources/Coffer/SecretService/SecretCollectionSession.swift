@@ -1,5 +1,5 @@
 import CLibSecret
-import Foundation
+import FoundationEssentials
 
 /// Item operations on the unlocked default collection, each bounded by the operation's deadline.
 ///

@@ -1,5 +1,6 @@
 import CLibSecret
-import Foundation
+import CofferBase
+import FoundationEssentials
 
 /// Reaches the Secret Service's default collection for one operation at a time.
 ///
@@ -15,7 +16,7 @@ import Foundation
 enum SecretServiceConnection {
     static let busName = "org.freedesktop.secrets"
     static let servicePath = "/org/freedesktop/secrets"
-    private static let lock = NSLock()
+    private static let lock = TimedLock()
 
     /// What the checks before libsecret found.
     private enum Reach {
@@ -69,7 +70,7 @@ enum SecretServiceConnection {
     }
 
     private static func serialized<R>(_ deadline: OperationDeadline, _ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        guard lock.lock(before: deadline.date) else { throw .timeout }
+        guard lock.lock(waitingAtMost: deadline.remaining) else { throw .timeout }
         defer { lock.unlock() }
         return try body()
     }

@@ -1,5 +1,5 @@
 import CLibSecret
-import Foundation
+import FoundationEssentials
 
 /// One item of the Secret Service, as a search found it: its attributes, label and dates,
 /// and, once ``SecretCollectionSession/loadSecrets(_:)`` ran, its secret.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How a Coffer item maps onto a Secret Service item. docs/secret-service.md is the reference.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A ``CredentialStore`` in the Secret Service's default collection, through libsecret.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The clear header of a `systemd-creds` credential, read only for what `coffer slots` shows:
 /// which keys encrypted it and which PCRs bind it. Nothing here is secret or checked for

@@ -1,5 +1,5 @@
 import CofferProcess
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Runs `systemd-creds encrypt` and `decrypt` (systemd 252's command line), keys through its
@@ -111,6 +111,6 @@ struct SystemdCredsTool {
     static func lastLine(of text: String) -> String {
         let line = text.split(whereSeparator: \.isNewline).last { !$0.allSatisfy(\.isWhitespace) } ?? ""
         let printable = String(String.UnicodeScalarView(line.unicodeScalars.filter { $0.properties.generalCategory != .control }))
-        return String(printable.trimmingCharacters(in: .whitespaces).prefix(200))
+        return String(printable.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed().prefix(200))
     }
 }

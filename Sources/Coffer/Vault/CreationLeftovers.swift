@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The temporary files a vault is built in before it is linked into place, and the ones an

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The plaintext inside an item's sealed record (format version 3; version 2's lacks the owner
 /// and the access list, version 1's also the attribute item class and the content type).

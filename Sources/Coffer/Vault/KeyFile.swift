@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Key files: 32 random bytes in a file of mode 0600, used as a vault key slot.

@@ -1,5 +1,5 @@
 import CofferAgentWire
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The user's private folder for run-time files (sockets and lock files):

@@ -1,6 +1,6 @@
 import CofferBase
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// An encrypted credential store in one SQLite file.

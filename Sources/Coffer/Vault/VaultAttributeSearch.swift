@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// An item as the vault stores it: its row key, which names it for as long as the vault key
 /// stays the same, and its attributes.

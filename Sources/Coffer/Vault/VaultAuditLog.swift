@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// Appends an entry to the vault's audit log (docs/vault-format.md, 8.2), in its own

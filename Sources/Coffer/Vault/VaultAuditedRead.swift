@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// What ``readAudited(_:deciding:)`` found and did.

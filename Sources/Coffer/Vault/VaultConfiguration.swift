@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// Settings for opening or creating a vault. The defaults suit an interactive app.

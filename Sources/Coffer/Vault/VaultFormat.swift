@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// The constants and byte constructions of the vault format, version 3 (and versions 1 and 2,
 /// which every Coffer reads and migrates).

@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// What ``set(_:for:options:owner:replacingIf:)`` did.

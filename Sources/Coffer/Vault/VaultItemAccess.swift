@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// The item's owner and access list, or `nil` when the item is absent or expired. Items from

@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault: CredentialStore {
     /// Creates or replaces an item in one durable transaction. `created` is kept from the

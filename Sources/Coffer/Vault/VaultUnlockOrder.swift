@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// Opens the vault at `url` and unlocks it with the first of `credentials` that opens a

@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// What ``Vault/verify()`` found: every problem, by record or key slot.
 public struct VaultVerification: Sendable, Hashable {

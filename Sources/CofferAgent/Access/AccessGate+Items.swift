@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// The requests that are more than one item's read or delete: a write, which may create the
 /// item, a listing and a removal by query. The same rules as ``AccessGate/authorize(_:item:in:at:by:cancellation:mayAsk:)``.

@@ -1,6 +1,6 @@
 import Coffer
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// Decides whether a program may use an item of a vault the agent holds (docs/security.md,
 /// "Per-application access"), and logs each decision in the vault's audit log. One gate serves

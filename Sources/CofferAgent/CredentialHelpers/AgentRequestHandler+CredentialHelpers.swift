@@ -1,7 +1,7 @@
 import Coffer
 import CofferAgentWire
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension AgentRequestHandler {
     /// A credential helper's `get` (`helperGet`), run by ``helperRules`` on a store whose calls

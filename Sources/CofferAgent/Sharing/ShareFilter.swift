@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// The one decision for a request that arrives on a share's socket: what the share's grant lets
 /// through goes on to the agent's handler, on the shared vault whatever vault the request names

@@ -1,6 +1,6 @@
 import Coffer
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 /// The agent's shares (`coffer agent share`), by socket path: makes them, ends them on
 /// `unshare` or when the agent stops, and logs each one's start and end in the shared vault's
@@ -59,12 +59,12 @@ package final class ShareRegistry: Sendable {
             return .failure(error)
         }
         shares.withLock { $0[socket] = share }
-        share.start(handler: handler, callers: callers) { [self] reason, ender in
+        let serving = share.start(handler: handler, callers: callers) { [self] reason, ender in
             shares.withLock { if $0[socket] === share { $0[socket] = nil } }
             if let held = handler.vaults.use(vault) {
                 try? handler.gate.record(.unshare, item: grant.item, in: held, by: ender, decision: reason.decision)
             }
         }
-        return .done
+        return serving ? .done : .failure(.storageUnavailable(reason: "cannot start a thread to serve the share at \(socket)"))
     }
 }

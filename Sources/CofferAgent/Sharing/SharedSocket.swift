@@ -1,7 +1,9 @@
 import Coffer
 import CofferAgentWire
 import CofferBase
-import Foundation
+import CofferProcess
+import FoundationEssentials
+import Dispatch
 import Glibc
 
 /// One share being served: its own socket and connection loop on a thread of its own, each
@@ -41,8 +43,10 @@ final class SharedSocket: Sendable {
     }
 
     /// Serves on a thread of its own until the share ends; then calls `ended` with why, and who ended it.
-    func start(handler: AgentRequestHandler, callers: CallerResolver, ended: @escaping @Sendable (ShareEnding, Program?) -> Void) {
-        let thread = Thread { [self] in
+    /// False when no thread could be started: the share has then ended at once, as stopped.
+    @discardableResult
+    func start(handler: AgentRequestHandler, callers: CallerResolver, ended: @escaping @Sendable (ShareEnding, Program?) -> Void) -> Bool {
+        let serving = DetachedThread.start(name: "coffer share") { [self] in
             let workers = AgentWorkerPool(threads: 2, name: "coffer share")
             // A token the provider must refresh first waits there, holding up no item request.
             let waiting = AgentWorkerPool(threads: 2, name: "coffer share wait")
@@ -77,8 +81,12 @@ final class SharedSocket: Sendable {
             ended(reason, program)
             finished.signal()
         }
-        thread.name = "coffer share"
-        thread.start()
+        if !serving {
+            discard()
+            ended(.stopped, nil)
+            finished.signal()
+        }
+        return serving
     }
 
     /// Closes a share that never started serving, and removes its socket file.

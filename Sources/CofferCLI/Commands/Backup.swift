@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct Backup: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct Get: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(

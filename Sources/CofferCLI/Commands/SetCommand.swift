@@ -1,7 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct SetCommand: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(

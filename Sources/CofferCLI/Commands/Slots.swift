@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct Slots: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +31,7 @@ struct Slots: ParsableCommand {
     /// parameters, or a systemd-creds slot's key source, PCRs and TPM2 device; `-` when
     /// nothing) and creation time, tab-separated.
     static func line(for slot: SlotSummary) -> String {
-        "\(slot.id)\t\(TerminalText.escaped(slot.kind))\t\(slot.details?.text ?? "-")\t\(ISO8601DateFormatter().string(from: slot.created))"
+        "\(slot.id)\t\(TerminalText.escaped(slot.kind))\t\(slot.details?.text ?? "-")\t\(Date.ISO8601FormatStyle().format(slot.created))"
     }
 
     struct AddSlot: ParsableCommand, ReadsDescriptors {

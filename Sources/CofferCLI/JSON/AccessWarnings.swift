@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What `coffer doctor` warns about per-application access (docs/security.md, "Per-application

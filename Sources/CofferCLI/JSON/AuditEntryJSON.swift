@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// One entry of `coffer access log --json`: `time`, `program` (left out when it could not be
 /// identified), `frontDoor`, `action`, `item` (`class`, `service`, `account`; left out for a

@@ -1,7 +1,8 @@
 import Coffer
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `coffer doctor` finds, printed as text or (`--json`) with these field names.
 struct DoctorReport: Encodable {
@@ -81,9 +82,8 @@ struct DoctorReport: Encodable {
     }
 
     private static func mode(of path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let permissions = attributes[.posixPermissions] as? NSNumber
-        else { return nil }
-        return String(permissions.intValue & 0o7777, radix: 8)
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return String(info.st_mode & 0o7777, radix: 8)
     }
 }

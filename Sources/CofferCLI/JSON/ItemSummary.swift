@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// One item in `list --json` and `get --json`: every attribute, never the secret (`get` adds it).
 struct ItemSummary: Encodable {

@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// `get --json`: the item's attributes as `list --json` prints them, plus `secret`, its bytes in base64.
 struct SecretItemJSON: Encodable {

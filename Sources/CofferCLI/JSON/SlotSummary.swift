@@ -1,5 +1,5 @@
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// One key slot as `slots` and `doctor` print it, in text or JSON: id, kind, what its kind adds
 /// (``SlotKindListing``) and creation time.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Coffer
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 /// `slots add --add-keyfile PATH`: the key file is generated when missing.
 struct KeyFileSlotAddition: SlotAddition {

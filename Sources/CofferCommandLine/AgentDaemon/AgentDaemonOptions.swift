@@ -1,6 +1,6 @@
 import ArgumentParser
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// How the agent serves: the options of `coffer agent start`, which hands them to the agent's
 /// own executable, `coffer-agent` (docs/agent.md, section 6), as they are.

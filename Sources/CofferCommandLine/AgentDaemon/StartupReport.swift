@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// How a background agent tells `coffer agent start` why it could not start: a pipe the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// kubectl's exec credential plugin output (client.authentication.k8s.io): the version
 /// kubectl names in `$KUBERNETES_EXEC_INFO`, else `v1`.

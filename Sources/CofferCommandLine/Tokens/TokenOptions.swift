@@ -1,6 +1,6 @@
 import ArgumentParser
 import Coffer
-import Foundation
+import FoundationEssentials
 
 /// `coffer token`'s options and output, one definition for the two programs that answer it:
 /// `coffer` itself when the agent holds the login, `coffer-auth` otherwise.

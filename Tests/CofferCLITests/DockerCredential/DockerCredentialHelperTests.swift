@@ -90,6 +90,16 @@ final class DockerCredentialHelperTests: CredentialHelperTestCase {
         assertError(try dockerHelper(["get"], "empty.example"), "credentials not found in native keychain")
     }
 
+    /// A repeated key's last value counts, as in Go's encoding/json; nested values of other keys
+    /// (brackets and quotes inside strings included) are skipped, and escapes are decoded.
+    func testARepeatedKeyTakesItsLastValueAsGoDoes() throws {
+        let input = #"{"Other": {"a": [1, "}\"]"]}, "ServerURL": "first.example", "ServerURL": "l\u0061st.example", "Username": "u", "Secret": "s"}"#
+        let stored = try dockerHelper(["store"], input)
+        XCTAssertEqual(stored.status, 0, stored.stdoutText)
+        XCTAssertEqual(json(try dockerHelper(["get"], "last.example")), ["ServerURL": "last.example", "Username": "u", "Secret": "s"] as NSDictionary)
+        assertError(try dockerHelper(["get"], "first.example"), "credentials not found in native keychain")
+    }
+
     func testVersion() throws {
         let version = try dockerHelper(["version"])
         XCTAssertEqual(version.status, 0)

@@ -1,7 +1,7 @@
 import CofferBase
 import CLibSecret
 import Dispatch
-import Foundation
+import FoundationEssentials
 
 /// The time limit of one Secret Service operation.
 ///
@@ -41,6 +41,6 @@ final class OperationDeadline {
         Int32(clamping: max((instant - .now).clampedMilliseconds, 1))
     }
 
-    /// The wall-clock form of ``instant``, for locks that take a `Date`.
-    var date: Date { Date().addingTimeInterval(Double(remainingMilliseconds) / 1000) }
+    /// The time left, for a lock's wait.
+    var remaining: Duration { instant - .now }
 }

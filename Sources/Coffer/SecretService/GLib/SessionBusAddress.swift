@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Where the session bus is, found without side effects: `DBUS_SESSION_BUS_ADDRESS`, else the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Key-file slots, `keyfile`: the KEK is a key file's 32 bytes (docs/vault-format.md, 4.1). A
 /// service credential from systemd (``ServiceCredential``) opens them too.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A key slot: one wrapping of the vault key, opened by one credential.
 public struct KeySlot: Sendable, Hashable, Identifiable, CustomStringConvertible {

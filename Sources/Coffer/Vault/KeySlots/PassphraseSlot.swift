@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Passphrase slots, `passphrase`: the KEK is Argon2id of the passphrase, with the slot's salt
 /// and cost (docs/vault-format.md, 4.1). Their costs together stay within the ``UnlockBudget``.

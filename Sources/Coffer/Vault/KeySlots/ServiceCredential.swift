@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A key handed to a service by systemd in `$CREDENTIALS_DIRECTORY` (`LoadCredential=`,
 /// `LoadCredentialEncrypted=`): a key file's 32 bytes under a credential name. It opens

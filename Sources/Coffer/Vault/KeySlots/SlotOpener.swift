@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A ``VaultCredential`` made ready to open, and make, slots of its ``kind``: one type per kind
 /// of credential, in its kind's file.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One row of the `key_slots` table, of any kind; its kind (``KeySlotKinds``) gives the
 /// meaning of its ``parameters``.

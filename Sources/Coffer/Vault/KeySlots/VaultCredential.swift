@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that opens a vault key slot: a passphrase, a key file, a raw key, the Secret
 /// Service, `systemd-creds`, or a service credential from systemd.

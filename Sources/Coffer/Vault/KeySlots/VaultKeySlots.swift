@@ -1,5 +1,5 @@
 import CofferBase
-import Foundation
+import FoundationEssentials
 
 extension Vault {
     /// The vault's key slots. Works while locked.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Coffer
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 /// `coffer access log`: the vault's audit log, newest first.
 struct AccessLog: ParsableCommand, ReadsDescriptors {
@@ -36,10 +36,10 @@ struct AccessLog: ParsableCommand, ReadsDescriptors {
         let vault = try AccessVault(root).vault
         let entries = try vault.auditLog(since: since?.date, limit: limit ?? Int.max)
         if json { return try JSONOutput.write(entries.map(AuditEntryJSON.init)) }
-        let formatter = ISO8601DateFormatter()
+        let formatter = Date.ISO8601FormatStyle()
         let lines = entries.map { entry in
             [
-                formatter.string(from: entry.time), entry.program?.description ?? "(unidentified)", entry.frontDoor.rawValue,
+                formatter.format(entry.time), entry.program?.description ?? "(unidentified)", entry.frontDoor.rawValue,
                 entry.action.rawValue, TerminalText.escaped(entry.item?.service ?? ""), TerminalText.escaped(entry.item?.account ?? ""),
                 entry.decision.rawValue,
             ].joined(separator: "\t") + "\n"

@@ -1,7 +1,7 @@
 import Coffer
 import CofferAgent
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 /// The vault as `coffer access` and `coffer set --allow` use it: opened and unlocked in this
 /// process with one of its own credentials, never through the agent, so that no program the

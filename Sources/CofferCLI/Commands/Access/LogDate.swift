@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// A time on the command line: an ISO 8601 date (midnight UTC), or a date and time with an
 /// offset or `Z`, with or without fractional seconds.
@@ -7,12 +7,9 @@ struct LogDate: ExpressibleByArgument {
     let date: Date
 
     init?(argument: String) {
-        let withFraction = ISO8601DateFormatter()
-        withFraction.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        let dayOnly = ISO8601DateFormatter()
-        dayOnly.formatOptions = [.withFullDate]
-        guard let date = ISO8601DateFormatter().date(from: argument) ?? withFraction.date(from: argument) ?? dayOnly.date(from: argument)
-        else { return nil }
+        let dateAndTime = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        let dayOnly = Date.ISO8601FormatStyle().year().month().day()
+        guard let date = (try? dateAndTime.parse(argument)) ?? (try? dayOnly.parse(argument)) else { return nil }
         self.date = date
     }
 }

@@ -5,7 +5,7 @@ import CofferAgentWire
 import CofferBase
 import CofferCommandLine
 import CofferProcess
-import Foundation
+import FoundationEssentials
 import Glibc
 
 struct AgentCommand: ParsableCommand {

@@ -3,7 +3,7 @@ import Coffer
 import CofferAgentWire
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 extension AgentCommand {
     struct Share: ParsableCommand {

@@ -4,7 +4,7 @@ import CofferAgent
 import CofferAgentWire
 import CofferBase
 import CofferCommandLine
-import Foundation
+import FoundationEssentials
 
 struct UnlockCommand: ParsableCommand, ReadsDescriptors {
     static let configuration = CommandConfiguration(

@@ -2,7 +2,7 @@ import ArgumentParser
 import CofferAgent
 import CofferCommandLine
 import CofferProcess
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `coffer prompter pinentry`: the agent's prompter through GnuPG's pinentry
