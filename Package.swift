@@ -210,8 +210,8 @@ let package = Package(
         .executableTarget(
             name: "coffer-fuzz",
             dependencies: [
-                "Coffer", "CofferAgent", "CofferAgentWire", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "GitCredentialHelper",
-                "CLinux", "CFuzzer",
+                "Coffer", "CofferAgent", "CofferAgentWire", "CofferAuth", "CofferBase", "CofferDevBackend", "CofferSecretServiceProvider", "DockerCredentialHelper",
+                "GitCredentialHelper", "CLinux", "CFuzzer",
             ]),
 
         // A small program the tests run as a second process (concurrent writers, kill -9, peers of

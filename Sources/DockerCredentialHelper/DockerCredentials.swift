@@ -4,35 +4,40 @@ import FoundationEssentials
 /// The JSON of docker's credential helper protocol (docker/docker-credential-helpers,
 /// credentials/credentials.go): `{"ServerURL", "Username", "Secret"}`. A `Username` of
 /// `<token>` marks the secret as an identity token.
-struct DockerCredentials: Equatable {
-    var serverURL = ""
-    var username = ""
-    var secret = ""
+package struct DockerCredentials: Equatable {
+    package var serverURL = ""
+    package var username = ""
+    package var secret = ""
 
     /// What `store` reads: the first JSON value on stdin, which must be an object (or `null`).
-    /// Keys match as Go's decoder matches them (an exact name first, else any case); other
-    /// keys are ignored; `null` leaves a field empty; anything after the value is ignored.
-    init(json bytes: [UInt8]) throws {
+    /// Members are read as Go's decoder reads them into docker's struct: a key names a field in
+    /// any case (Go's simple case folding), the last string of a field counts, `null` changes
+    /// nothing, other keys are ignored; anything after the value is ignored.
+    package init(json bytes: [UInt8]) throws {
         guard let first = Self.firstValue(in: bytes) else { throw DockerHelperError.invalidJSON("unexpected end of input") }
-        let object: [String: Field]
+        let members: [(key: String, value: Field)]
         do {
-            // JSONDecoder checks the whole value; the members are then read in order, so that a
-            // repeated key's last value counts, as in Go's decoder.
+            // JSONDecoder checks the whole value; the members are then read in order, so that the
+            // last one of a field counts, as in Go's decoder.
             guard try JSONDecoder().decode([String: Field]?.self, from: Data(first)) != nil else { return }
-            object = try Self.members(ofObject: first)
+            members = try Self.members(ofObject: first)
         } catch let DecodingError.typeMismatch(type, _) where type != Field.self {
             throw DockerHelperError.invalidJSON("the credentials are not a JSON object")
         } catch {
             throw DockerHelperError.invalidJSON("malformed JSON")
         }
+        // Go sets a field from each of its members in turn: null leaves it as it was, and a
+        // value that is not a string is an error whichever member it is.
         func field(_ name: String) throws -> String {
-            let key = object[name] != nil ? name : object.keys.first { $0.lowercased() == name.lowercased() }
-            guard let key, let value = object[key] else { return "" }
-            switch value {
-            case .null: return ""
-            case .string(let text): return text
-            case .other: throw DockerHelperError.invalidJSON("\(name) is not a JSON string")
+            var text = ""
+            for member in members where Self.foldedEqual(member.key, name) {
+                switch member.value {
+                case .null: continue
+                case .string(let value): text = value
+                case .other: throw DockerHelperError.invalidJSON("\(name) is not a JSON string")
+                }
             }
+            return text
         }
         serverURL = try field("ServerURL")
         username = try field("Username")
@@ -57,7 +62,7 @@ struct DockerCredentials: Equatable {
         }
     }
 
-    init(serverURL: String, username: String, secret: String) {
+    package init(serverURL: String, username: String, secret: String) {
         self.serverURL = serverURL
         self.username = username
         self.secret = secret
@@ -100,11 +105,24 @@ struct DockerCredentials: Equatable {
         return bytes[start..<end]
     }
 
-    /// The members of `object`, a JSON object JSONDecoder has read without error, in order: a
-    /// later member replaces an earlier one of the same key.
-    private static func members(ofObject object: ArraySlice<UInt8>) throws -> [String: Field] {
+    /// Whether `key` is the ASCII field name `name` under Go's simple case folding
+    /// (`bytes.EqualFold`), where besides ASCII case U+017F is an s and U+212A a k.
+    private static func foldedEqual(_ key: String, _ name: String) -> Bool {
+        func folded(_ scalar: Unicode.Scalar) -> UInt32 {
+            switch scalar.value {
+            case 0x41...0x5A: scalar.value + 0x20
+            case 0x17F: 0x73
+            case 0x212A: 0x6B
+            default: scalar.value
+            }
+        }
+        return key.unicodeScalars.map(folded) == name.unicodeScalars.map(folded)
+    }
+
+    /// The members of `object`, a JSON object JSONDecoder has read without error, in order.
+    private static func members(ofObject object: ArraySlice<UInt8>) throws -> [(key: String, value: Field)] {
         let decoder = JSONDecoder()
-        var members: [String: Field] = [:]
+        var members: [(key: String, value: Field)] = []
         var index = object.startIndex + 1
         func skipSpace() { while index < object.endIndex, isSpace(object[index]) { index += 1 } }
         while true {
@@ -117,7 +135,7 @@ struct DockerCredentials: Equatable {
             index += 1  // the colon
             skipSpace()
             guard let end = valueEnd(in: object, from: index, wordEnds: [UInt8(ascii: ","), UInt8(ascii: "}")]) else { return members }
-            members[key] = try decoder.decode(Field.self, from: Data(object[index..<end]))
+            members.append((key, try decoder.decode(Field.self, from: Data(object[index..<end]))))
             index = end
             skipSpace()
             index += 1  // the comma or the closing brace

@@ -7,7 +7,7 @@ struct FuzzTarget: Sendable {
     /// Every target, by name.
     static let all: [FuzzTarget] = [
         .itemRecord, .program, .auditEntry, .slotRow, .tokenReply, .ssoReply, .challengeRound, .registrationReply,
-        .form, .wwwAuthenticate, .answersJSON, .agentRequest, .agentReply, .secretServiceInput, .assuanReply, .json, .gitRequest,
+        .form, .wwwAuthenticate, .answersJSON, .agentRequest, .agentReply, .secretServiceInput, .assuanReply, .json, .gitRequest, .dockerStore,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {

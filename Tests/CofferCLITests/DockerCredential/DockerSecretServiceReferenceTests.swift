@@ -53,6 +53,18 @@ final class DockerSecretServiceReferenceTests: CredentialHelperTestCase {
             Step(action: "get", input: "lower.example"),
             Step(action: "store", input: #"{"ServerURL":"trailing.example","Username":"u","Secret":"s"} trailing"#),
             Step(action: "get", input: "trailing.example"),
+            // A field's members in order: the last string counts, whatever the key's case; null
+            // changes nothing; ſ folds to s; other members are skipped, nested or out of range.
+            Step(action: "store", input: #"{"ServerURL":"first.example","serverurl":"last.example","Username":"u","Secret":"s"}"#),
+            Step(action: "get", input: "last.example"),
+            Step(action: "get", input: "first.example"),
+            Step(action: "store", input: #"{"ServerURL":"kept.example","SERVERURL":null,"Username":"u","Secret":"s"}"#),
+            Step(action: "get", input: "kept.example"),
+            Step(action: "store", input: #"{"ServerURL":"folded.example","Username":"u","\#u{17F}ecret":"long s"}"#),
+            Step(action: "get", input: "folded.example"),
+            Step(action: "store", input: #"{"Other":{"a":[1,"}\"]"]},"Big":1e999,"ServerURL":"n\u0065sted.example","Username":"u","Secret":"s"}"#),
+            Step(action: "get", input: "nested.example"),
+            Step(action: "store", input: #"{"ServerURL":5,"ServerURL":"x.example","Username":"u","Secret":"s"}"#, expectation: .ownWording),
             // The standard errors.
             Step(action: "store", input: #"{"ServerURL":"","Username":"u","Secret":"s"}"#),
             Step(action: "store", input: #"{"ServerURL":"x.example","Username":"","Secret":"s"}"#),

@@ -42,6 +42,22 @@ final class ThinFrontTests: CLITestCase {
         }
     }
 
+    /// The full programs' library links FoundationEssentials and none of Foundation's other parts
+    /// (Foundation, FoundationInternationalization, ICU): `readelf -d` on the built file.
+    func testTheFullProgramsLibraryLinksNoICU() throws {
+        let library = BuiltProducts.executable("coffer").deletingLastPathComponent().appendingPathComponent(FullProgram.libraryName).path
+        let dynamic = try ChildProcess.run("/usr/bin/readelf", ["-d", library])
+        XCTAssertEqual(dynamic.status, 0, dynamic.stderrText)
+        let needed = dynamic.stdoutText.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            .compactMap { line in line.split(separator: "[").last.map { String($0.dropLast()) } }
+        XCTAssertTrue(needed.contains("libFoundationEssentials.so"), "\(needed)")
+        XCTAssertEqual(needed.filter(Self.isFoundationBeyondEssentials), [], "\(library) links \(needed)")
+    }
+
+    private static func isFoundationBeyondEssentials(_ name: String) -> Bool {
+        ["libFoundation.so", "libFoundationInternationalization", "lib_FoundationICU", "libFoundationNetworking", "libFoundationXML"].contains { name.hasPrefix($0) }
+    }
+
     /// Through the agent, `coffer get` and `coffer delete` initialise none of the heavy libraries
     /// (the loader's own report, `LD_DEBUG=libs`), and answer as the full program does: the
     /// secret exactly, then the item gone.
@@ -148,7 +164,9 @@ final class ThinFrontTests: CLITestCase {
         XCTAssertEqual(alone.status, 0, LoadedLibraries.stderrWithoutTracing(alone))
         XCTAssertEqual(alone.stdoutText, "first")
         let loaded = LoadedLibraries.heavy(in: alone)
-        XCTAssertTrue(loaded.contains("libCofferCommands.so") && loaded.contains { $0.hasPrefix("libFoundation") }, "\(loaded)")
+        XCTAssertTrue(loaded.contains("libCofferCommands.so") && loaded.contains("libFoundationEssentials.so"), "\(loaded)")
+        // Foundation's other parts bring ICU, about 10 ms to load (docs/performance.md).
+        XCTAssertEqual(loaded.filter(Self.isFoundationBeyondEssentials), [], "the full program loads only FoundationEssentials")
 
         try startAgent()
         XCTAssertEqual(try coffer(["unlock", "--for", "60"]).status, 0)
