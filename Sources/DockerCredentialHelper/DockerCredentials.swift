@@ -161,7 +161,7 @@ package struct DockerCredentials: Equatable {
                 switch byte {
                 case UInt8(ascii: "\""): inString = true
                 case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]") where depth > 0:
+                case UInt8(ascii: "}") where depth > 0, UInt8(ascii: "]") where depth > 0:
                     depth -= 1
                     if depth == 0 { return index + 1 }
                 default:
