@@ -14,8 +14,8 @@ source scripts/leftovers.sh
 if [ -z "${COFFER_BENCH_INNER:-}" ]; then
     scripts/bootstrap.sh test
     # The Swift runtime is linked dynamically: the thin coffer and git-credential-coffer load
-    # libCofferCommands.so (which links Foundation, so cannot take the runtime statically) for
-    # what they do not answer themselves, and a process holds one Swift runtime.
+    # libCofferCommands.so for what they do not answer themselves, and a process holds one Swift
+    # runtime, which the program and the library share.
     for product in coffer coffer-agent coffer-auth coffer-dev-backend git-credential-coffer CofferCommands; do
         swift build -c release --product "$product" >.build/bench-cli-build.log 2>&1 \
             || { tail -20 .build/bench-cli-build.log >&2; echo "bench-cli: the release build of $product failed (above)" >&2; exit 1; }

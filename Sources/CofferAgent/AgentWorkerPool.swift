@@ -21,7 +21,9 @@ final class AgentWorkerPool: @unchecked Sendable {
         condition.initialize(to: pthread_cond_t())
         pthread_cond_init(condition, nil)
         running = threads
-        for index in 0..<threads where !DetachedThread.start(name: "\(name) \(index + 1)", { [self] in work() }) {
+        for index in 0..<threads {
+            let started = DetachedThread.start(name: "\(name) \(index + 1)") { [self] in work() }
+            guard !started else { continue }
             pthread_mutex_lock(mutex)
             running -= 1
             pthread_mutex_unlock(mutex)
