@@ -29,4 +29,23 @@ package final class Guarded<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Runs `body` with the value, holding the lock, if the lock is had within `timeout`; nil when
+    /// the time ran out first. The wait is turned into the wall-clock instant
+    /// `pthread_mutex_timedlock` takes (ThreadSanitizer intercepts it too).
+    package func withLock<Result, E: Error>(
+        waitingAtMost timeout: Duration, _ body: (inout Value) throws(E) -> Result
+    ) throws(E) -> Result? {
+        if pthread_mutex_trylock(mutex) != 0 {
+            var limit = timespec()
+            clock_gettime(CLOCK_REALTIME, &limit)
+            let wait = max(timeout, .zero).components
+            let nanoseconds = Int(limit.tv_nsec) + Int(wait.attoseconds / 1_000_000_000)
+            limit.tv_sec += Int(clamping: wait.seconds) + nanoseconds / 1_000_000_000
+            limit.tv_nsec = nanoseconds % 1_000_000_000
+            guard pthread_mutex_timedlock(mutex, &limit) == 0 else { return nil }
+        }
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
 }

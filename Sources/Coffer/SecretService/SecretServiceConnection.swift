@@ -16,7 +16,7 @@ import FoundationEssentials
 enum SecretServiceConnection {
     static let busName = "org.freedesktop.secrets"
     static let servicePath = "/org/freedesktop/secrets"
-    private static let lock = TimedLock()
+    private static let lock = Guarded(())
 
     /// What the checks before libsecret found.
     private enum Reach {
@@ -70,9 +70,9 @@ enum SecretServiceConnection {
     }
 
     private static func serialized<R>(_ deadline: OperationDeadline, _ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        guard lock.lock(waitingAtMost: deadline.remaining) else { throw .timeout }
-        defer { lock.unlock() }
-        return try body()
+        guard let result = try lock.withLock(waitingAtMost: deadline.remaining, { (_: inout Void) throws(CofferError) -> R in try body() })
+        else { throw .timeout }
+        return result
     }
 
     private static func reach(_ deadline: OperationDeadline) throws(CofferError) -> Reach {
