@@ -12,9 +12,11 @@ package struct DockerCredentials: Equatable {
     /// What `store` reads: the first JSON value on stdin, which must be an object (or `null`).
     /// Members are read as Go's decoder reads them into docker's struct: a key names a field in
     /// any case (Go's simple case folding), the last string of a field counts, `null` changes
-    /// nothing, other keys are ignored; anything after the value is ignored.
+    /// nothing, other keys are ignored; anything after the value is ignored. The value must be
+    /// JSON throughout, ignored members included (``JSONSyntax``), as Go's scanner requires.
     package init(json bytes: [UInt8]) throws {
         guard let first = Self.firstValue(in: bytes) else { throw DockerHelperError.invalidJSON("unexpected end of input") }
+        guard JSONSyntax.isOneValue(first) else { throw DockerHelperError.invalidJSON("malformed JSON") }
         let members: [(key: String, value: Field)]
         do {
             // JSONDecoder checks the whole value; the members are then read in order, so that the

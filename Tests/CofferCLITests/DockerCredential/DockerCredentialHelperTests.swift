@@ -100,6 +100,18 @@ final class DockerCredentialHelperTests: CredentialHelperTestCase {
         assertError(try dockerHelper(["get"], "first.example"), "credentials not found in native keychain")
     }
 
+    /// A member the helper ignores must still be JSON (as Go's scanner requires): a trailing
+    /// comma or a malformed number anywhere is malformed input, and nothing is stored.
+    func testMalformedJSONInAnIgnoredMemberIsRefused() throws {
+        for other in ["[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "[1 2]"] {
+            let input = #"{"ServerURL": "x.example", "Username": "u", "Secret": "s", "Other": \#(other)}"#
+            assertError(try dockerHelper(["store"], input), "invalid credentials JSON: malformed JSON")
+        }
+        assertError(try dockerHelper(["store"], #"{"ServerURL": "x.example", "Username": "u", "Secret": "s",}"#), "invalid credentials JSON: malformed JSON")
+        assertError(try dockerHelper(["get"], "x.example"), "credentials not found in native keychain")
+        XCTAssertEqual(try coffer(["list"]).stdoutText, "", "nothing stored")
+    }
+
     func testVersion() throws {
         let version = try dockerHelper(["version"])
         XCTAssertEqual(version.status, 0)

@@ -81,6 +81,17 @@ final class DockerSecretServiceReferenceTests: CredentialHelperTestCase {
             Step(action: "store", input: "[1]", expectation: .ownWording),
             Step(action: "store", input: #"{"ServerURL":5,"Username":"u","Secret":"s"}"#, expectation: .ownWording),
             Step(action: "frobnicate", input: "", expectation: .ownWording),
+            // Go's scanner checks the whole value, ignored members included: no trailing comma,
+            // no leading zero, no number without its digits.
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s",}"#, expectation: .ownWording),
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s","Other":[1,{"a":2},]}"#, expectation: .ownWording),
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s","Other":01}"#, expectation: .ownWording),
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s","Other":1.}"#, expectation: .ownWording),
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s","Other":-}"#, expectation: .ownWording),
+            Step(action: "store", input: #"{"ServerURL":"comma.example","Username":"u","Secret":"s","Other":1E+}"#, expectation: .ownWording),
+            Step(action: "get", input: "comma.example"),
+            Step(action: "store", input: #"{"ServerURL":"numbers.example","Username":"u","Secret":"s","Other":[-0.5e-3,0,12E+2,{}]}"#),
+            Step(action: "get", input: "numbers.example"),
             // Erase.
             Step(action: "erase", input: "nothing.example"),
             Step(action: "erase", input: hub),
