@@ -93,7 +93,8 @@ extension Vault {
     /// creation date, its owner and its access list, in one transaction: for a change of the
     /// names that give an item its row.
     /// Returns the new row key; throws ``CofferError/itemNotFound`` when `old` holds no live
-    /// item any more.
+    /// item any more, and ``CofferError/invalidArgument(reason:)`` when another live item has
+    /// the names `id`: a move never replaces another item (nor takes its row, owner and all).
     package func move(from old: [UInt8], to id: ItemID, secret: Data, options: ItemOptions) throws(CofferError) -> [UInt8] {
         try Limits.checkItem(secret, for: id, options: options)
         let now = configuration.now()
@@ -106,7 +107,12 @@ extension Vault {
                 defer { SecretMemory.zero(&plaintext) }
                 let previous = try checkedDecode(plaintext, rowKey: old, keys)
                 guard !previous.isExpired(at: now) else { throw .itemNotFound }
-                if keys.rowKey(for: id) != old { _ = try Self.delete(old, connection) }
+                if keys.rowKey(for: id) != old {
+                    guard try liveKept(of: id, now: now, connection, keys) == nil else {
+                        throw .invalidArgument(reason: "another item already has these names")
+                    }
+                    _ = try Self.delete(old, connection)
+                }
                 let kept = Kept(created: previous.created, access: previous.access)
                 return try upsert(secret, for: id, options: options, now: now, owner: nil, keeping: kept, connection, keys)
             }

@@ -317,6 +317,30 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertEqual(Set(refusals.map(\.action)), [.write, .delete])
     }
 
+    /// Renaming one's own item to another program's names never takes that item: a script
+    /// (python3 running rename_onto.py, another program than python-keyring's `python3 -c`)
+    /// creates its own item and sets its Attributes to python-keyring's service and user. The
+    /// Set fails; python-keyring's item keeps its secret and its owner, and reads silently for
+    /// it; the script's item is still its own. Before, the item was replaced and its row given
+    /// to the script, which then read what python-keyring stored next.
+    func testRenamingOnesOwnItemOntoAnotherProgramsItemIsRefused() throws {
+        let fixture = try fixture()
+        try keyringStores(fixture)
+        let script = ProviderFixture.fixtures.appendingPathComponent("rename_onto.py").path
+        let renamed = try ChildProcess.run("/usr/bin/python3", [script, "mail.example", "ada"], environment: fixture.environment, timeout: .seconds(60))
+        XCTAssertEqual(renamed.status, 0, renamed.stderrText)
+        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: renamed.stdout) as? [String: String], renamed.stdoutText)
+        XCTAssertEqual(answer["error"], "org.freedesktop.DBus.Error.InvalidArgs", renamed.stdoutText)
+
+        XCTAssertEqual(try fixture.login.secret(for: keyringItem), Data("s3cret".utf8))
+        XCTAssertEqual(try fixture.login.access(for: keyringItem)?.owner?.executablePath, Self.python)
+        XCTAssertNil(try fixture.login.access(for: keyringItem)?.owner?.script, "python-keyring's item is not the script's")
+        let read = try fixture.python(["-c", "import keyring.backends.SecretService as s; print(s.Keyring().get_password('mail.example', 'ada'))"])
+        XCTAssertEqual(read.stdoutText, "s3cret\n", read.stderrText)
+        let planted = ItemID.genericPassword(service: "rename.example", account: "planted")
+        XCTAssertEqual(try fixture.login.access(for: planted)?.owner?.script, script.realPathBytes)
+    }
+
     /// Under `strict`, another program's item is not listed at all (a lookup finds nothing and
     /// nobody is asked); under `open`, every program reads it with no question, as before
     /// per-application access, and the log says `open`.

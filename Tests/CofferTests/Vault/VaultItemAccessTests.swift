@@ -151,6 +151,31 @@ final class VaultItemAccessTests: XCTestCase {
         XCTAssertEqual(try vault.access(for: id)?.owner, mailer)
     }
 
+    /// A move never lands on another live item: renaming the intruder's own item to the names of
+    /// the mailer's item is refused, and both items keep their secrets and owners (before, the
+    /// mailer's item was replaced and its row given the intruder as owner). Onto an expired item
+    /// the move goes ahead, as a store would.
+    func testMoveOntoAnotherLiveItemIsRefused() throws {
+        let clock = TestClock.wholeSecond()
+        let vault = try folder.makeVault(configuration: .test(clock: clock))
+        try vault.store(Data("mailer's".utf8), for: id, options: ItemOptions(), owner: mailer)
+        let planted = ItemID.newAttributeItem()
+        let row = try vault.store(Data("planted".utf8), for: planted, options: ItemOptions(custom: ["k": "v"]), owner: intruder)
+        XCTAssertThrows(
+            .invalidArgument(reason: "another item already has these names"),
+            try vault.move(from: row, to: id, secret: Data("planted".utf8), options: ItemOptions()))
+        XCTAssertEqual(try vault.secret(for: id), Data("mailer's".utf8))
+        XCTAssertEqual(try vault.access(for: id)?.owner, mailer)
+        XCTAssertEqual(try vault.storedItem(atRowKey: row)?.secret, Data("planted".utf8))
+        XCTAssertEqual(try vault.access(for: planted)?.owner, intruder)
+
+        let expiring = ItemID.genericPassword(service: "expiring.example", account: "ada")
+        try vault.store(Data("old".utf8), for: expiring, options: ItemOptions(expiresAt: clock.now.addingTimeInterval(30)), owner: mailer)
+        clock.advance(by: 60)
+        let moved = try vault.move(from: row, to: expiring, secret: Data("planted".utf8), options: ItemOptions())
+        XCTAssertEqual(try vault.storedItem(atRowKey: moved)?.secret, Data("planted".utf8))
+    }
+
     /// An item from before version 3 (a record without owner fields) has no owner, and keeps
     /// none when it is rewritten or granted to: the writer decides nothing about an existing
     /// item's ownership.
