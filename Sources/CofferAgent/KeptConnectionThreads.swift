@@ -83,7 +83,8 @@ final class KeptConnectionThreads: Sendable {
                 return wakeup.handBack(Returning(descriptor: socket, caller: caller, request: request))
             }
             guard send(reply, on: socket) else { return }
-            if case .stop = request { return wakeup.requestStop() }
+            // Only a stop that was done ends the loop: a share refuses one, and goes on.
+            if case .stop = request, case .done = reply { return wakeup.requestStop() }
         }
     }
 

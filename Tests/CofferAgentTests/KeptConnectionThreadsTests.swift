@@ -110,6 +110,37 @@ final class KeptConnectionThreadsTests: InProcessAgentTestCase {
         try assertAnswered(.ping, on: kept)
     }
 
+    /// A `stop` sent on a share's kept connection is refused, and the share goes on serving (its
+    /// other clients keep it); before, the refusal was sent and the share's loop stopped anyway,
+    /// removing its socket for every client.
+    func testAStopOnASharesKeptConnectionIsRefusedAndTheShareGoesOn() throws {
+        try startServer(AgentServerLimits(keepAliveTimeout: .seconds(600)))
+        let url = folder.file("shared.vault")
+        let vault = try Vault.create(at: url, with: .key(SecureBytes.random(count: 32)))
+        let path = url.resolvingSymlinksInPath().path
+        server?.holdUntilStopped(vault, at: path)
+        let shareSocket = folder.file("share.sock").path
+        let grant = ShareGrant(scope: .service(itemClass: .genericPassword, service: "granted", account: nil), readWrite: false)
+        guard case .done = try AgentClient(path: socketPath).send(.share(vault: path, socket: shareSocket, grant: grant, lifetime: 600)) else {
+            return XCTFail("shared")
+        }
+        let kept = try RawAgentConnection(shareSocket)
+        kept.send(AgentRequest.identify.message.frame)
+        guard case .agent = try AgentReply(try XCTUnwrap(kept.reply()), to: .identify) else { return XCTFail("identify") }
+        kept.send(AgentRequest.stop.message.frame)
+        guard case .failure(.accessDenied) = try AgentReply(try XCTUnwrap(kept.reply(), "the stop is answered"), to: .stop) else {
+            return XCTFail("the stop is refused")
+        }
+        usleep(200_000)
+        XCTAssertEqual(access(shareSocket, F_OK), 0, "the share's socket is still there")
+        let other = try RawAgentConnection(shareSocket)
+        other.send(AgentRequest.ping.message.frame)
+        guard case .agent = try AgentReply(try XCTUnwrap(other.reply(), "the share answers another client"), to: .ping) else {
+            return XCTFail("ping through the share")
+        }
+        guard case .done = try AgentClient(path: socketPath).send(.unshare(socket: shareSocket)) else { return XCTFail("unshared") }
+    }
+
     /// A `stop` sent on a kept connection is answered on it, and the agent stops; the other
     /// kept connections are closed, and the server ends within its bounds.
     func testAStopOnAKeptConnectionEndsTheAgentAndEveryKeptConnection() throws {
