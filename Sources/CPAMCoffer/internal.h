@@ -23,9 +23,10 @@ struct pc_options {
 
 void pc_parse_options(pam_handle_t *ph, int argc, const char **argv, struct pc_options *options);
 
-// The login password, kept from auth for the session (pam_set_data), zeroed when dropped.
-void pc_stash_password(pam_handle_t *ph, const char *password);
-const char *pc_stashed_password(pam_handle_t *ph);
+// The login password, kept from auth for the session (pam_set_data) with the uid of the user it
+// authenticated, zeroed when dropped. The stashed password is returned with that uid.
+void pc_stash_password(pam_handle_t *ph, uid_t uid, const char *password);
+const char *pc_stashed_password(pam_handle_t *ph, uid_t *uid);
 void pc_drop_stashed_password(pam_handle_t *ph);
 // Zeroes `length` bytes at `bytes`, in a way the compiler keeps.
 void pc_zero(void *bytes, size_t length);
@@ -42,6 +43,10 @@ struct pc_user {
 
 // Looks the PAM user up; logs why and returns false when the module cannot act for them.
 bool pc_user_load(pam_handle_t *ph, struct pc_user *user);
+// The PAM user's uid; false when there is no such user.
+bool pc_user_uid(pam_handle_t *ph, uid_t *uid);
+// The largest user database entry looked up (its strings): beyond any real one.
+#define PC_PASSWD_ENTRY_MAX (1 << 20)
 void pc_user_free(struct pc_user *user);
 
 // One run of coffer as the user: its ending and the first line it wrote on stderr.

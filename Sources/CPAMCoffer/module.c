@@ -21,7 +21,14 @@ PC_EXPORT int pam_sm_authenticate(pam_handle_t *ph, int flags, int argc, const c
         if (options.debug) pam_syslog(ph, LOG_DEBUG, "no password to keep for the session");
         return PAM_IGNORE;
     }
-    pc_stash_password(ph, password);
+    // Kept with whose password it is: the session may be another user's (sudo sets PAM_USER to
+    // the target before the session opens), and that user's vault is not the caller's to open.
+    uid_t uid;
+    if (!pc_user_uid(ph, &uid)) {
+        if (options.debug) pam_syslog(ph, LOG_DEBUG, "no such user; the password is not kept");
+        return PAM_IGNORE;
+    }
+    pc_stash_password(ph, uid, password);
     return PAM_IGNORE;
 }
 
@@ -34,7 +41,8 @@ PC_EXPORT int pam_sm_open_session(pam_handle_t *ph, int flags, int argc, const c
     (void)flags;
     struct pc_options options;
     pc_parse_options(ph, argc, argv, &options);
-    const char *password = pc_stashed_password(ph);
+    uid_t owner = 0;
+    const char *password = pc_stashed_password(ph, &owner);
     if (!options.usable || (password == NULL && !options.auto_start)) {
         if (options.debug && options.usable) pam_syslog(ph, LOG_DEBUG, "no password from auth; nothing to do");
         pc_drop_stashed_password(ph);
@@ -42,9 +50,13 @@ PC_EXPORT int pam_sm_open_session(pam_handle_t *ph, int flags, int argc, const c
     }
     struct pc_user user;
     if (pc_user_load(ph, &user)) {
+        if (password != NULL && owner != user.uid) {
+            pam_syslog(ph, LOG_NOTICE, "the session is %s's, not the authenticated user's; the password is not used", user.name);
+            password = NULL;
+        }
         if (password != NULL) {
             pc_open_login_vault(ph, &options, &user, password);
-        } else {
+        } else if (options.auto_start) {
             pc_start_agent(ph, &options, &user);
         }
         pc_user_free(&user);
@@ -70,7 +82,8 @@ PC_EXPORT int pam_sm_chauthtok(pam_handle_t *ph, int flags, int argc, const char
         return PAM_IGNORE;
     }
     // A session opened after this (an expired password changed at login) opens the vault with the new one.
-    pc_stash_password(ph, new_password);
+    uid_t uid;
+    if (pc_user_uid(ph, &uid)) pc_stash_password(ph, uid, new_password);
     if (pam_get_item(ph, PAM_OLDAUTHTOK, (const void **)&old_password) != PAM_SUCCESS || old_password == NULL) {
         pam_syslog(ph, LOG_NOTICE, "no old password (set by root?); the login vault keeps its passphrase");
         return PAM_IGNORE;

@@ -10,19 +10,54 @@
 #include <unistd.h>
 #include <security/pam_ext.h>
 
-bool pc_user_load(pam_handle_t *ph, struct pc_user *user) {
-    *user = (struct pc_user){0};
+// The user database's entry for `name` into `entry`, with its strings in `*buffer` (the
+// caller frees it): false when there is none. A buffer too small for the entry (a long gecos
+// or home, from LDAP or sssd) is grown and the lookup tried again.
+static bool lookup(const char *name, struct passwd *entry, char **buffer) {
+    long hint = sysconf(_SC_GETPW_R_SIZE_MAX);
+    size_t length = hint > 0 ? (size_t)hint : 16384;
+    *buffer = NULL;
+    for (;;) {
+        char *grown = realloc(*buffer, length);
+        if (grown == NULL) return false;
+        *buffer = grown;
+        struct passwd *found = NULL;
+        int error = getpwnam_r(name, entry, *buffer, length, &found);
+        if (error == 0) return found != NULL;
+        if (error != ERANGE || length >= PC_PASSWD_ENTRY_MAX) return false;
+        length *= 2;
+    }
+}
+
+// The PAM user's name, or NULL (logged) when PAM has none.
+static const char *pam_user_name(pam_handle_t *ph) {
     const char *name = NULL;
     if (pam_get_item(ph, PAM_USER, (const void **)&name) != PAM_SUCCESS || name == NULL || name[0] == '\0') {
         pam_syslog(ph, LOG_ERR, "no user name; nothing to unlock");
-        return false;
+        return NULL;
     }
+    return name;
+}
+
+bool pc_user_uid(pam_handle_t *ph, uid_t *uid) {
+    const char *name = pam_user_name(ph);
+    if (name == NULL) return false;
     struct passwd entry;
-    struct passwd *found = NULL;
-    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-    size_t length = size > 0 ? (size_t)size : 16384;
-    char *buffer = malloc(length);
-    if (buffer == NULL || getpwnam_r(name, &entry, buffer, length, &found) != 0 || found == NULL) {
+    char *buffer = NULL;
+    bool found = lookup(name, &entry, &buffer);
+    if (found) *uid = entry.pw_uid;
+    free(buffer);
+    return found;
+}
+
+bool pc_user_load(pam_handle_t *ph, struct pc_user *user) {
+    *user = (struct pc_user){0};
+    const char *name = pam_user_name(ph);
+    if (name == NULL) return false;
+    struct passwd entry;
+    struct passwd *found = &entry;
+    char *buffer = NULL;
+    if (!lookup(name, &entry, &buffer)) {
         pam_syslog(ph, LOG_ERR, "no user %s in the user database; nothing to unlock", name);
         free(buffer);
         return false;

@@ -46,6 +46,9 @@ final class PAMLogin {
         var candidate = uid_t.random(in: 61000..<65000)
         while getpwuid(candidate) != nil || getgrgid(candidate) != nil { candidate += 1 }
         uid = candidate
+        var other = candidate + 1
+        while getpwuid(other) != nil || getgrgid(other) != nil { other += 1 }
+        otherUID = other
         self.folder = folder
         // The folder is root's: the user may pass through it to its home, and write nothing.
         chmod(folder.url.path, 0o755)
@@ -53,8 +56,22 @@ final class PAMLogin {
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: false)
         chown(home.path, uid, uid)
         chmod(home.path, 0o700)
-        try "\(user):x:\(uid):\(uid):Ada:\(home.path):/bin/sh\n".write(to: folder.file("passwd"), atomically: true, encoding: .utf8)
-        try "\(user):x:\(uid):\n".write(to: folder.file("group"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: otherHome, withIntermediateDirectories: false)
+        chown(otherHome.path, otherUID, otherUID)
+        chmod(otherHome.path, 0o700)
+        try writeUserDatabase()
+        try "\(user):x:\(uid):\n\(otherUser):x:\(otherUID):\n".write(to: folder.file("group"), atomically: true, encoding: .utf8)
+    }
+
+    /// A second user, for a session opened as another user than the one who authenticated (sudo's).
+    let otherUser = "bob"
+    let otherUID: uid_t
+    var otherHome: URL { folder.file("bob-home") }
+
+    /// Writes the passwd file of both users; `gecos` is the first user's comment field.
+    func writeUserDatabase(gecos: String = "Ada") throws {
+        let lines = "\(user):x:\(uid):\(uid):\(gecos):\(home.path):/bin/sh\n\(otherUser):x:\(otherUID):\(otherUID):Bob:\(otherHome.path):/bin/sh\n"
+        try lines.write(to: folder.file("passwd"), atomically: true, encoding: .utf8)
     }
 
     /// pam_coffer.so built once per test process into `.build-pam` at the package root (never committed).
@@ -77,7 +94,11 @@ final class PAMLogin {
     /// pam_unix keeps them for the modules after it. So in auth, pam_exec (`expose_authtok`)
     /// asks for the password first and keeps it, as pam_unix does; in password, pam_set_items
     /// (pam_wrapper's) sets PAM_OLDAUTHTOK again from `$PAM_OLDAUTHTOK` after pam_matrix.
-    func writeService(_ arguments: String) throws {
+    ///
+    /// `sessionSetsItems` puts pam_set_items (pam_wrapper's) before the module in the session
+    /// stack: it sets PAM items from pamtester's environment (`PAM_USER`), as sudo sets PAM_USER
+    /// to the target user before it opens the session.
+    func writeService(_ arguments: String, sessionSetsItems: Bool = false) throws {
         let module = "optional \(self.module.path) \(arguments)"
         let matrix = "\(wrapperModules)/pam_matrix.so passdb=\(passwordFile.path)"
         let lines = [
@@ -86,6 +107,7 @@ final class PAMLogin {
             "auth required \(matrix)",
             "account required \(matrix)",
             "session required \(matrix)",
+        ] + (sessionSetsItems ? ["session required \(wrapperModules)/pam_set_items.so"] : []) + [
             "session \(module)",
             "password required \(matrix)",
             "password required \(wrapperModules)/pam_set_items.so",

@@ -86,6 +86,34 @@ final class PAMModuleTests: XCTestCase {
         XCTAssertEqual(direct.stdoutText, "stored at login", direct.stderrText)
     }
 
+    /// A session opened for another user than the one who authenticated (sudo: ada's password,
+    /// then PAM_USER set to bob before the session) does not use the password: no coffer runs
+    /// as bob, so bob gets no login vault made with ada's password, and ada's password reaches
+    /// nothing bob runs. The module logs one line saying so. Before, bob's login vault was
+    /// created with ada's password and `coffer unlock` as bob was handed it.
+    func testASessionForAnotherUserDoesNotUseThePasswordFromAuth() throws {
+        try login.writeService("coffer=\(login.coffer)", sessionSetsItems: true)
+        let outcome = try login.pamtester(["authenticate", "open_session"], input: [password, password], environment: ["PAM_USER": login.otherUser])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("successfully opened a session"), outcome.stdout)
+        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
+        XCTAssertTrue(outcome.logLines.first?.contains("the session is bob's, not the authenticated user's; the password is not used") == true, outcome.stderr)
+        XCTAssertFalse(outcome.stderr.contains(password))
+        let bobsVault = login.otherHome.appendingPathComponent(".local/share/coffer/default.vault")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bobsVault.path), "no login vault made for bob")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: login.loginVault.path), "nor for ada, whose session this is not")
+    }
+
+    /// A user whose passwd entry is longer than `_SC_GETPW_R_SIZE_MAX` (1,024 bytes here; a
+    /// long comment or home from LDAP) is found all the same: the lookup grows its buffer.
+    /// Before, the module logged "no user ada" and left the vault locked.
+    func testAUserWithALongPasswdEntryIsFound() throws {
+        try login.writeUserDatabase(gecos: String(repeating: "Ada Lovelace, ", count: 150))
+        try login.createVault(passphrase: password)
+        try logIn(arguments: "coffer=\(login.coffer) auto_start", loggingOneLineWith: ["started the agent, unlocked the login vault of ada"])
+        XCTAssertTrue(try login.agentHoldsLoginVault())
+    }
+
     /// A later login unlocks the existing login vault in the running agent: after `coffer lock`,
     /// a login makes `coffer get` work again with no passphrase.
     func testALoginUnlocksTheLoginVaultInTheRunningAgent() throws {
