@@ -54,7 +54,7 @@ package final class AgentServer: Sendable {
         let loop = AgentConnectionLoop(
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
             dispatch: { [self, handler, wakeup, callers] channel, request, peer, cancellation in
-                let workers = if case .unlock = request { unlocking } else { quick }
+                let workers = request.mayDeriveAKey ? unlocking : quick
                 workers.submit {
                     let caller = peer.caller(using: callers)
                     guard let reply = self.answerAtOnce(request, from: caller) else {

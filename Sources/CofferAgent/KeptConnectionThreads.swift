@@ -76,9 +76,8 @@ final class KeptConnectionThreads: Sendable {
             if !handedBack { close(socket) }
         }
         while let request = nextRequest(on: socket) {
-            // An unlock runs Argon2id on the loop's unlock threads, a prompt on its prompt threads.
-            let isUnlock = if case .unlock = request { true } else { false }
-            guard !isUnlock, let reply = answer(request, caller) else {
+            // Argon2id (an unlock's, a share's) runs on the loop's unlock threads, a prompt on its prompt threads.
+            guard !request.mayDeriveAKey, let reply = answer(request, caller) else {
                 handedBack = true
                 return wakeup.handBack(Returning(descriptor: socket, caller: caller, request: request))
             }

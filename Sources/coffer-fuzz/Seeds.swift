@@ -90,10 +90,11 @@ enum Seeds {
             ("items-after", AgentRequest.items(vault: "/v", query: query, after: id).message),
             ("remove-all", AgentRequest.removeAll(vault: "/v", query: query).message),
             ("share-service", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(
-                scope: .service(itemClass: .internetPassword, service: "registry.example", account: "robot"), readWrite: true), lifetime: 3600).message),
+                scope: .service(itemClass: .internetPassword, service: "registry.example", account: "robot"), readWrite: true), lifetime: 3600,
+                credential: .passphrase(SecureBytes(copying: Array("pw".utf8)))).message),
             ("share-program", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(
-                scope: .program(owners()[0]), readWrite: false), lifetime: 60).message),
-            ("share-profile", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 86_400).message),
+                scope: .program(owners()[0]), readWrite: false), lifetime: 60, credential: .keyFile("/home/u/v.key")).message),
+            ("share-profile", AgentRequest.share(vault: "/v", socket: "/run/s.sock", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 86_400, credential: nil).message),
             ("unshare", AgentRequest.unshare(socket: "/run/s.sock").message),
             ("token", AgentRequest.token(vault: "/v", profile: "default", refused: nil).message),
             ("token-refused", AgentRequest.token(vault: "/v", profile: "work.1", refused: "old-access-token").message),

@@ -116,12 +116,13 @@ final class KeptConnectionThreadsTests: InProcessAgentTestCase {
     func testAStopOnASharesKeptConnectionIsRefusedAndTheShareGoesOn() throws {
         try startServer(AgentServerLimits(keepAliveTimeout: .seconds(600)))
         let url = folder.file("shared.vault")
-        let vault = try Vault.create(at: url, with: .key(SecureBytes.random(count: 32)))
+        let key = SecureBytes.random(count: 32)
+        let vault = try Vault.create(at: url, with: .key(key))
         let path = url.resolvingSymlinksInPath().path
         server?.holdUntilStopped(vault, at: path)
         let shareSocket = folder.file("share.sock").path
         let grant = ShareGrant(scope: .service(itemClass: .genericPassword, service: "granted", account: nil), readWrite: false)
-        guard case .done = try AgentClient(path: socketPath).send(.share(vault: path, socket: shareSocket, grant: grant, lifetime: 600)) else {
+        guard case .done = try AgentClient(path: socketPath).send(.share(vault: path, socket: shareSocket, grant: grant, lifetime: 600, credential: .key(key))) else {
             return XCTFail("shared")
         }
         let kept = try RawAgentConnection(shareSocket)

@@ -28,8 +28,10 @@ package enum AgentRequest: Sendable {
     case items(vault: String, query: ItemQuery, after: ItemID? = nil)
     case removeAll(vault: String, query: ItemQuery)
     /// Serve, on a new socket at `socket` (an absolute path), only what `grant` covers of the
-    /// vault at `vault`, for `lifetime` seconds (docs/agent.md, "Sharing").
-    case share(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32)
+    /// vault at `vault`, for `lifetime` seconds (docs/agent.md, "Sharing"). `credential`, one
+    /// that opens the vault, is the person's consent: the agent shares a vault whose policy is
+    /// not `open` only with it.
+    case share(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32, credential: AgentCredential?)
     /// End the share served at `socket`: its socket is removed and its connections closed.
     case unshare(socket: String)
     /// A valid access token of the login `profile` the agent holds in the vault at `vault`,
@@ -53,12 +55,25 @@ package enum AgentRequest: Sendable {
     typealias Kind = AgentRequestKind
     typealias Tag = AgentRequestTag
 
+    /// Whether answering may run Argon2id (an unlock, or a share with a passphrase to check):
+    /// such a request goes to the agent's unlock threads, so that it holds up no other.
+    package var mayDeriveAKey: Bool {
+        switch self {
+        case .unlock: true
+        case .share(_, _, _, _, let credential): credential != nil
+        default: false
+        }
+    }
+
     /// The longest lifetime an unlock may ask for: a week.
     package static let maxLifetime: UInt32 = 604_800
 
     package var message: AgentMessage {
         func field(_ tag: Tag, _ value: [UInt8]) -> AgentMessage.Field { AgentMessage.Field(tag.rawValue, value) }
         func vaultField(_ path: String) -> AgentMessage.Field { field(.vault, Array(path.utf8)) }
+        func credentialFields(_ credential: AgentCredential) -> [AgentMessage.Field] {
+            [field(.credentialKind, [credential.kind]), field(.credential, credential.bytes)]
+        }
         func queryFields(_ query: ItemQuery) -> [AgentMessage.Field] {
             var fields: [AgentMessage.Field] = []
             if let itemClass = query.itemClass { fields.append(field(.queryClass, [itemClass.rawValue])) }
@@ -75,10 +90,7 @@ package enum AgentRequest: Sendable {
         case .status: return AgentMessage(kind: Kind.status.rawValue)
         case .stop: return AgentMessage(kind: Kind.stop.rawValue)
         case .unlock(let vault, let credential, let lifetime):
-            return AgentMessage(kind: Kind.unlock.rawValue, fields: [
-                vaultField(vault), field(.credentialKind, [credential.kind]), field(.credential, credential.bytes),
-                field(.lifetime, bigEndian(lifetime)),
-            ])
+            return AgentMessage(kind: Kind.unlock.rawValue, fields: [vaultField(vault)] + credentialFields(credential) + [field(.lifetime, bigEndian(lifetime))])
         case .lock(let vault):
             return AgentMessage(kind: Kind.lock.rawValue, fields: [vault.map(vaultField) ?? field(.all, [])])
         case .holds(let vault):
@@ -96,7 +108,7 @@ package enum AgentRequest: Sendable {
             return AgentMessage(kind: Kind.items.rawValue, fields: [vaultField(vault)] + queryFields(query) + (after.map { [field(.after, Self.encode($0))] } ?? []))
         case .removeAll(let vault, let query):
             return AgentMessage(kind: Kind.removeAll.rawValue, fields: [vaultField(vault)] + queryFields(query))
-        case .share(let vault, let socket, let grant, let lifetime):
+        case .share(let vault, let socket, let grant, let lifetime, let credential):
             let scope: [AgentMessage.Field] = switch grant.scope {
             case .service(let itemClass, let service, let account):
                 queryFields(ItemQuery(itemClass: itemClass, service: service, account: account))
@@ -105,7 +117,7 @@ package enum AgentRequest: Sendable {
             }
             return AgentMessage(kind: Kind.share.rawValue, fields: [vaultField(vault)] + scope + [
                 field(.lifetime, bigEndian(lifetime)), field(.socket, Array(socket.utf8)),
-            ] + (grant.readWrite ? [field(.readWrite, [])] : []))
+            ] + (grant.readWrite ? [field(.readWrite, [])] : []) + (credential.map(credentialFields) ?? []))
         case .unshare(let socket):
             return AgentMessage(kind: Kind.unshare.rawValue, fields: [field(.socket, Array(socket.utf8))])
         case .token(let vault, let profile, let refused):
@@ -164,15 +176,22 @@ package enum AgentRequest: Sendable {
             }
             return query
         }
+        /// The credential the request carries, if any; both of its fields, well-formed.
+        func credential() throws(AgentProtocolError) -> AgentCredential? {
+            let kindByte = try message.single(Tag.credentialKind.rawValue), bytes = try message.single(Tag.credential.rawValue)
+            guard kindByte != nil || bytes != nil else { return nil }
+            guard let kindByte, kindByte.count == 1, let bytes, let credential = AgentCredential(kind: kindByte[0], bytes: bytes) else {
+                throw AgentProtocolError("a credential needs its kind and its bytes")
+            }
+            return credential
+        }
         switch kind {
         case .ping: self = .ping
         case .identify: self = .identify
         case .status: self = .status
         case .stop: self = .stop
         case .unlock:
-            guard let kindByte = try message.single(Tag.credentialKind.rawValue), kindByte.count == 1,
-                  let bytes = try message.single(Tag.credential.rawValue),
-                  let credential = AgentCredential(kind: kindByte[0], bytes: bytes),
+            guard let credential = try credential(),
                   let lifetimeBytes = try message.single(Tag.lifetime.rawValue),
                   let lifetime = readInteger(lifetimeBytes, as: UInt32.self), (1...Self.maxLifetime).contains(lifetime)
             else { throw AgentProtocolError("an unlock needs a credential and a lifetime of 1 to \(Self.maxLifetime) seconds") }
@@ -222,7 +241,9 @@ package enum AgentRequest: Sendable {
                 }
                 scope = .service(itemClass: itemClass, service: service, account: query.account)
             }
-            self = .share(vault: try vault(), socket: try socket(), grant: ShareGrant(scope: scope, readWrite: readWrite != nil), lifetime: lifetime)
+            self = .share(
+                vault: try vault(), socket: try socket(), grant: ShareGrant(scope: scope, readWrite: readWrite != nil), lifetime: lifetime,
+                credential: try credential())
         case .unshare: self = .unshare(socket: try socket())
         case .token: self = .token(vault: try vault(), profile: try profile(), refused: try text(.refused))
         case .keepLogin:

@@ -210,6 +210,20 @@ public final class Vault: Sendable {
     /// Runs Argon2id once for a passphrase (never per item). Throws
     /// ``CofferError/wrongPassphrase`` or ``CofferError/wrongKey`` when no slot opens.
     public func unlock(with credential: VaultCredential) throws(CofferError) {
+        install(try keys(openedBy: credential))
+    }
+
+    /// Checks that `credential` opens one of the vault's key slots, changing nothing: the vault
+    /// stays locked or unlocked as it was, and the keys derived are zeroed. Throws as
+    /// ``unlock(with:)`` does. The check reads the slots through the vault's own connection:
+    /// a second `Vault` on the same file in this process would drop, when its descriptors
+    /// close, the POSIX locks SQLite holds for this one.
+    package func check(_ credential: VaultCredential) throws(CofferError) {
+        _ = try keys(openedBy: credential)
+    }
+
+    /// The keys a slot that `credential` opens holds, checked against the vault's key check.
+    private func keys(openedBy credential: VaultCredential) throws(CofferError) -> VaultKeys {
         let opener = try credential.source.opener()
         let (rows, storedCheck) = try state.withLock { state throws(CofferError) in
             try state.connection.readTransaction { () throws(CofferError) in
@@ -221,7 +235,7 @@ public final class Vault: Sendable {
         guard keys.keyCheck == storedCheck else {
             throw .corruptVault(reason: "a key slot holds a key that is not this vault's")
         }
-        install(keys)
+        return keys
     }
 
     /// Whether the vault is unlocked with keys that are still the vault's: `false` when it is

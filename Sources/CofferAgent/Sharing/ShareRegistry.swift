@@ -20,8 +20,8 @@ package final class ShareRegistry: Sendable {
     /// The reply to a `share` or `unshare` request from `program`; `nil` for any other request.
     package func answer(_ request: AgentRequest, from program: Program?) -> AgentReply? {
         switch request {
-        case .share(let vault, let socket, let grant, let lifetime):
-            return open(vault: vault, socket: socket, grant: grant, lifetime: lifetime, by: program)
+        case .share(let vault, let socket, let grant, let lifetime, let credential):
+            return open(vault: vault, socket: socket, grant: grant, lifetime: lifetime, credential: credential, by: program)
         case .unshare(let socket):
             guard let share = shares.withLock({ $0[socket] }) else {
                 return .failure(.invalidArgument(reason: "no share is served at \(socket)"))
@@ -38,8 +38,11 @@ package final class ShareRegistry: Sendable {
         for share in shares.withLock({ Array($0.values) }) { share.end(.stopped, by: nil) }
     }
 
-    private func open(vault: String, socket: String, grant: ShareGrant, lifetime: UInt32, by program: Program?) -> AgentReply {
+    private func open(
+        vault: String, socket: String, grant: ShareGrant, lifetime: UInt32, credential: AgentCredential?, by program: Program?
+    ) -> AgentReply {
         guard let held = handler.vaults.use(vault) else { return .notHeld }
+        if let refusal = refusal(of: grant, in: held, credential: credential, by: program) { return refusal }
         // A profile's share of no login would mint nothing: a mistake, told now.
         if let profile = grant.profile, handler.tokenBroker == nil || (try? held.itemWithAccess(for: BrokeredSessions.settingsID(profile: profile))) == nil {
             return .failure(.invalidArgument(reason: "the agent holds no login of profile \(profile) in that vault: `coffer login --profile \(profile)` while it holds the vault"))
@@ -66,5 +69,27 @@ package final class ShareRegistry: Sendable {
             }
         }
         return serving ? .done : .failure(.storageUnavailable(reason: "cannot start a thread to serve the share at \(socket)"))
+    }
+
+    /// Why `program` may not share `grant` of `held`, or `nil` when it may. A share lets its
+    /// clients past every owner and access list, so it is the person's decision, not a
+    /// program's: unless the vault's policy is `open` (where every program may use every item
+    /// anyway), the request must carry a credential that opens the vault, which `coffer agent
+    /// share` reads as `coffer unlock` does (docs/security.md, "Sharing with sandboxes and
+    /// other hosts"). A refusal is logged.
+    private func refusal(of grant: ShareGrant, in held: Vault, credential: AgentCredential?, by program: Program?) -> AgentReply? {
+        do throws(CofferError) {
+            guard try held.accessPolicy() != .open else { return nil }
+            do throws(CofferError) {
+                guard let credential else { throw .accessDenied(program: AccessGate.name(of: program)) }
+                try held.check(try credential.vaultCredential)
+                return nil
+            } catch {
+                try handler.gate.record(.share, item: grant.item, in: held, by: program, decision: .denied)
+                return .failure(error)
+            }
+        } catch {
+            return .failure(error)
+        }
     }
 }

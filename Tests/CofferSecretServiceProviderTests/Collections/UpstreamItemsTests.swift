@@ -41,7 +41,9 @@ final class UpstreamItemsTests: XCTestCase {
 
     private func share(readWrite: Bool = false) throws {
         let grant = ShareGrant(scope: .service(itemClass: .genericPassword, service: "granted", account: nil), readWrite: readWrite)
-        let reply = try AgentClient(path: socket).send(.share(vault: vaultURL.resolvingSymlinksInPath().path, socket: shareSocket, grant: grant, lifetime: 600))
+        let reply = try AgentClient(path: socket).send(.share(
+            vault: vaultURL.resolvingSymlinksInPath().path, socket: shareSocket, grant: grant, lifetime: 600,
+            credential: .keyFile(keyFile.resolvingSymlinksInPath().path)))
         guard case .done = reply else { throw CofferError.storageUnavailable(reason: "the agent did not share: \(reply)") }
     }
 

@@ -33,12 +33,16 @@ final class AgentMessageTests: XCTestCase {
             .items(vault: "/v", query: query), .items(vault: "/v", query: query, after: id), .removeAll(vault: "/v", query: query),
             .set(vault: "/v", id: id, secret: Data("s3".utf8), options: ItemOptions()),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(
-                scope: .service(itemClass: .internetPassword, service: "registry.example", account: nil), readWrite: false), lifetime: 60),
+                scope: .service(itemClass: .internetPassword, service: "registry.example", account: nil), readWrite: false), lifetime: 60,
+                credential: nil),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(
-                scope: .service(itemClass: .genericPassword, service: "mail", account: "ada"), readWrite: true), lifetime: 86_400),
+                scope: .service(itemClass: .genericPassword, service: "mail", account: "ada"), readWrite: true), lifetime: 86_400,
+                credential: .passphrase(SecureBytes(copying: Array("pw".utf8)))),
             .share(vault: "/v", socket: "/s", grant: ShareGrant(
-                scope: .program(try Program(executablePath: Array("/usr/bin/app".utf8))), readWrite: false), lifetime: 1),
-            .share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 3_600),
+                scope: .program(try Program(executablePath: Array("/usr/bin/app".utf8))), readWrite: false), lifetime: 1,
+                credential: .keyFile("/k")),
+            .share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work.1"), readWrite: false), lifetime: 3_600,
+                credential: .key(SecureBytes(copying: Array(repeating: 7, count: 32)))),
             .unshare(socket: "/s"),
             .listing(vault: "/v", query: query), .listing(vault: "/v", query: ItemQuery()),
         ]
@@ -69,11 +73,11 @@ final class AgentMessageTests: XCTestCase {
     /// program and no read-write flag, byte for byte as docs/agent.md section 3 gives it, and
     /// reads back as the same grant.
     func testAProfilesShareIsTheProfileFieldAlone() throws {
-        let request = AgentRequest.share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work"), readWrite: false), lifetime: 60)
+        let request = AgentRequest.share(vault: "/v", socket: "/s", grant: ShareGrant(scope: .profile("work"), readWrite: false), lifetime: 60, credential: nil)
         XCTAssertEqual(request.message, AgentMessage(kind: 0x08, fields: [
             .init(0x01, Array("/v".utf8)), .init(0x0F, Array("work".utf8)), .init(0x0A, [0, 0, 0, 60]), .init(0x0C, Array("/s".utf8)),
         ]))
-        guard case .share("/v", "/s", let grant, 60) = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4))))) else {
+        guard case .share("/v", "/s", let grant, 60, nil) = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4))))) else {
             return XCTFail("not a share")
         }
         XCTAssertEqual(grant, ShareGrant(scope: .profile("work"), readWrite: false))
@@ -168,6 +172,9 @@ final class AgentMessageTests: XCTestCase {
             ("a share of no service", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, minute])),
             ("a share of a service and a program", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, program, minute])),
             ("a share's read-write flag with a value", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x0E, [1])])),
+            ("a share's credential without its kind", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x09, Array("pw".utf8))])),
+            ("a share's credential kind without bytes", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x08, [1])])),
+            ("a share's relative key file", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x08, [3]), .init(0x09, Array("k".utf8))])),
             ("an unshare without a socket", AgentMessage(kind: 0x09)),
             ("a share of a profile and a service", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, profile, minute])),
             ("a share of a profile and a program", AgentMessage(kind: 0x08, fields: [vault, socket, program, profile, minute])),

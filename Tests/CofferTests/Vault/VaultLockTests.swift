@@ -17,6 +17,20 @@ final class VaultLockTests: XCTestCase {
         XCTAssertThrows(.locked, try vault.secret(for: self.id))
     }
 
+    /// `check` tells whether a credential opens the vault and changes nothing: a locked vault
+    /// stays locked, an unlocked one stays unlocked, and a wrong credential throws as `unlock` does.
+    func testCheckingACredentialLeavesTheLockAsItWas() throws {
+        _ = try folder.makeVault()
+        let vault = try Vault.open(at: folder.file("test.vault"), configuration: .test())
+        try vault.check(.passphrase(testPassphrase))
+        XCTAssertTrue(vault.isLocked)
+        XCTAssertThrows(.wrongPassphrase, try vault.check(.passphrase("wrong horse battery staple")))
+        try vault.unlock(with: .passphrase(testPassphrase))
+        XCTAssertThrows(.wrongPassphrase, try vault.check(.passphrase("wrong horse battery staple")))
+        XCTAssertFalse(vault.isLocked)
+        XCTAssertEqual(try vault.secret(for: id), nil)
+    }
+
     /// A key file or raw key that opens no slot is refused with wrongKey; a raw key of the wrong size
     /// is an invalid argument.
     func testWrongKeys() throws {

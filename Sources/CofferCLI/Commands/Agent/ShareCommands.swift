@@ -6,7 +6,7 @@ import CofferCommandLine
 import FoundationEssentials
 
 extension AgentCommand {
-    struct Share: ParsableCommand {
+    struct Share: ParsableCommand, ReadsDescriptors {
         static let configuration = CommandConfiguration(
             abstract: "Serve only the items or the login you name on a socket of their own, for a sandbox or another host.",
             discussion: """
@@ -20,9 +20,14 @@ extension AgentCommand {
                 answered as if it did not exist; nothing manages the agent through it. The share ends after --for \
                 (default 1h, at most 24h), on `coffer agent unshare PATH`, or when the agent stops: the socket is \
                 removed and its connections closed, and no token is minted through it any more. Its start, its end \
-                and every request through it go to the vault's audit log. docs/agent.md, "Sharing".
+                and every request through it go to the vault's audit log. A share is the person's decision: it \
+                needs the vault's credential, read as `coffer unlock` reads it (the key file, else the passphrase \
+                from --passphrase-fd, $COFFER_PASSPHRASE or the terminal), unless the vault's policy is open. \
+                docs/agent.md, "Sharing".
                 """)
         @ParentCommand var agent: AgentCommand
+
+        var vaultOptions: VaultOptions? { agent.root.vault }
 
         @Option(help: ArgumentHelp("Where the share's socket is made (an absolute or relative path).", valueName: "path"))
         var socket: String
@@ -75,8 +80,11 @@ extension AgentCommand {
             } else {
                 scope = .service(itemClass: internet ? .internetPassword : .genericPassword, service: service ?? "", account: account)
             }
+            // The person's consent, read before the agent is reached: no connection waits on a prompt.
+            let credential = try AgentCredential.read(from: agent.root.vault)
             let request = AgentRequest.share(
-                vault: vault, socket: socketPath, grant: ShareGrant(scope: scope, readWrite: readWrite), lifetime: UInt32(lifetime.seconds))
+                vault: vault, socket: socketPath, grant: ShareGrant(scope: scope, readWrite: readWrite), lifetime: UInt32(lifetime.seconds),
+                credential: credential)
             try AgentCommand.send(request, vault: vault)
             let until = Date().addingTimeInterval(TimeInterval(lifetime.seconds))
             let what = profile.map { "the tokens of profile \($0)" } ?? (readWrite ? "read-write" : "read-only")

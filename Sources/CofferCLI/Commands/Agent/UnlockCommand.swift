@@ -32,14 +32,7 @@ struct UnlockCommand: ParsableCommand, ReadsDescriptors {
         let socket = try AgentCommand.socketPath()
         let noAgent = CLIError(message: "no agent runs: start one with `coffer agent start`", exitStatus: .unavailable)
         guard FileSecurityProbe.exists(socket) else { throw noAgent }
-        let credential: AgentCredential
-        if let keyFile = root.vault.keyFileURL {
-            credential = .keyFile(try VaultPaths.real(keyFile))
-        } else {
-            let bytes = try Passphrase.bytes(fd: root.vault.passphraseFD, environmentName: "COFFER_PASSPHRASE", prompt: "Passphrase: ")
-            _ = try VaultCredential.passphrase(utf8: bytes)  // refuses bytes that are not UTF-8 before they travel
-            credential = .passphrase(bytes)
-        }
+        let credential = try AgentCredential.read(from: root.vault)
         let reply: AgentReply
         do throws(AgentSocket.Unreachable) {
             reply = try AgentClient(path: socket).send(.unlock(vault: path, credential: credential, lifetime: UInt32(lifetime.seconds)))
