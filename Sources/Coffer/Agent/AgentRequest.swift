@@ -170,7 +170,12 @@ package enum AgentRequest: Sendable {
             }
             query.service = try text(.queryService)
             query.account = try text(.queryAccount)
-            for bytes in message.all(Tag.queryAttribute.rawValue) {
+            // No item has more: a longer query matches nothing, and hashing its tokens would hold the vault.
+            let attributes = message.all(Tag.queryAttribute.rawValue)
+            guard attributes.count <= Limits.maxCustomAttributes else {
+                throw AgentProtocolError("a query has at most \(Limits.maxCustomAttributes) attributes")
+            }
+            for bytes in attributes {
                 guard let (name, value) = Self.decodePair(bytes), query.custom[name] == nil else { throw AgentProtocolError("bad query attribute") }
                 query.custom[name] = value
             }

@@ -6,8 +6,9 @@ import Dispatch
 /// person"): `Prompt` asks the access question through the `--prompter` for each item, one
 /// prompt at a time (``PrompterTurns``, shared with the passphrase prompts), through ``CofferAgent/AccessGate``, which logs
 /// each answer and puts the program on the item's access list for `always`. `once` lets this
-/// connection read the item until it leaves the bus (``ConnectionGrants``). With no prompter,
-/// or no item allowed, the prompt completes dismissed and the items stay locked.
+/// connection read the item until it leaves the bus (``ConnectionGrants``). The first refusal
+/// ends the questions. With no prompter, or no item allowed, the prompt completes dismissed and
+/// the items stay locked.
 extension SecretServiceObjects {
     func runAccessPrompt(_ prompt: PendingPrompt, for call: MethodCall) -> [Variant] {
         let run = PrompterCommand.Run()
@@ -22,7 +23,8 @@ extension SecretServiceObjects {
                         try gate.authorize(.read, item: request.id, in: vault, at: request.collection.vaultPath, by: caller?.program, cancellation: run)
                         allowed.append(request)
                     } catch {
-                        continue
+                        // A no (or nobody to ask) ends the questions: the rest stay locked.
+                        break
                     }
                 }
                 let answered = allowed

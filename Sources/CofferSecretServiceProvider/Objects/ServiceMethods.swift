@@ -15,12 +15,14 @@ extension SecretServiceObjects {
         case "SearchItems":
             let (unlocked, locked) = search(try Self.attributes(arguments.child(0)), connection: call.sender, caller: call.caller)
             return [.objectPaths(unlocked), .objectPaths(locked)]
+        // A path named twice is one object: one decision, one log entry, one question.
         case "Unlock":
-            return try unlock(arguments.child(0).objectPathList, connection: call.sender, caller: call.caller)
+            return try unlock(arguments.child(0).objectPathList.uniqued(), connection: call.sender, caller: call.caller)
         case "Lock":
-            return [.objectPaths(lock(arguments.child(0).objectPathList)), .objectPath(ObjectPaths.none)]
+            return [.objectPaths(lock(arguments.child(0).objectPathList.uniqued())), .objectPath(ObjectPaths.none)]
         case "GetSecrets":
-            return [try secrets(of: arguments.child(0).objectPathList, session: arguments.child(1).string, connection: call.sender, caller: call.caller)]
+            let items = arguments.child(0).objectPathList.uniqued()
+            return [try secrets(of: items, session: arguments.child(1).string, connection: call.sender, caller: call.caller)]
         case "ReadAlias":
             return [.objectPath(registry.collection(forAlias: arguments.child(0).string)?.path ?? ObjectPaths.none)]
         case "SetAlias":
@@ -119,7 +121,8 @@ extension SecretServiceObjects {
         }
         if needed.isEmpty, !requests.isEmpty {
             let (prompt, evicted) = try prompts.add(owner: caller, collections: [], targets: [], alreadyUnlocked: unlocked)
-            prompt.accessRequests = requests
+            // The person is asked about so many items at most: the others stay locked.
+            prompt.accessRequests = Array(requests.prefix(PendingPrompt.maxAccessRequests))
             evicted.forEach(endEvicted)
             return [.objectPaths(unlocked), .objectPath(prompt.path)]
         }

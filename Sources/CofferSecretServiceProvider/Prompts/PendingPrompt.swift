@@ -33,6 +33,8 @@ final class PendingPrompt {
     var run: PrompterCommand.Run?
     /// Other programs' items to ask the person about (an `Unlock` of items alone).
     var accessRequests: [AccessRequest] = []
+    /// The most items one `Unlock` asks the person about, one question each.
+    static let maxAccessRequests = 16
 
     init(path: String, owner: String, collections: [ServedCollection], targets: [Target], alreadyUnlocked: [String]) {
         self.path = path

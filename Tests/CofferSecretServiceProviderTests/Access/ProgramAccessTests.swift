@@ -341,6 +341,65 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertEqual(try fixture.login.access(for: planted)?.owner?.script, script.realPathBytes)
     }
 
+    /// What Fixtures/prompt_client.py answered for an `Unlock` of `paths` and its prompt.
+    private func unlockItems(_ paths: [String], in fixture: ProviderFixture) throws -> [String: Any] {
+        let output = try fixture.python([ProviderFixture.fixtures.appendingPathComponent("prompt_client.py").path, "items"] + paths)
+        XCTAssertEqual(output.status, 0, output.stderrText)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], output.stdoutText)
+    }
+
+    /// How many secrets one `GetSecrets` of `paths` in a plain session returned (Fixtures/ss_calls.py).
+    private func secretsCount(_ paths: [String], in fixture: ProviderFixture) throws -> Int? {
+        let service = ["/org/freedesktop/secrets", "org.freedesktop.Secret.Service"]
+        let calls: [[Any]] = [
+            ["open"] + service + ["OpenSession", "sv", ["plain", ["variant": ["s", ""]]]],
+            ["get"] + service + ["GetSecrets", "aoo", [paths, "$session"]],
+        ]
+        let output = try fixture.python(
+            [ProviderFixture.fixtures.appendingPathComponent("ss_calls.py").path, "-"], stdin: try JSONSerialization.data(withJSONObject: calls))
+        XCTAssertEqual(output.status, 0, output.stderrText)
+        let answers = try JSONSerialization.jsonObject(with: output.stdout) as? [String: [String: Any]]
+        return ((answers?["get"]?["reply"] as? [Any])?.first as? [String: Any])?.count
+    }
+
+    /// One call that names another program's item many times is one object: `Unlock` of it 25
+    /// times asks the person once, and `GetSecrets` of it 12,000 times logs one refusal (before,
+    /// 25 questions, and 12,000 entries that pushed every earlier one out of the log).
+    func testAnItemNamedManyTimesInOneCallIsAskedAndLoggedOnce() throws {
+        let prompter = try AccessPrompter(in: folder)
+        let fixture = try fixture(prompter: prompter)
+        try keyringStores(fixture)
+        let path = ObjectPaths.item(try fixture.login.rowKey(for: keyringItem), in: "login")
+        let unlocked = try unlockItems(Array(repeating: path, count: 25), in: fixture)
+        XCTAssertEqual(unlocked["dismissed"] as? Bool, true, "denied")
+        XCTAssertEqual(prompter.questions.count, 1, "\(prompter.questions)")
+        let earlier = try fixture.login.auditLog()
+        XCTAssertEqual(try secretsCount(Array(repeating: path, count: 12_000), in: fixture), 0)
+        let entries = try fixture.login.auditLog()
+        XCTAssertEqual(entries.count - earlier.count, 1, "one refusal")
+        XCTAssertEqual(Array(entries.suffix(earlier.count)), earlier, "the earlier entries are all kept (the log lists the newest first)")
+        XCTAssertTrue(earlier.contains { $0.action == .write }, "python-keyring's store among them")
+    }
+
+    /// The first refusal ends an `Unlock`'s questions: of three items of another program, the
+    /// person who denies the first is not asked about the others; who allows each is asked about
+    /// each. At most 16 items are asked about in one `Unlock`.
+    func testARefusalEndsTheQuestionsOfAnUnlock() throws {
+        let prompter = try AccessPrompter(in: folder)
+        let fixture = try fixture(prompter: prompter)
+        var paths: [String] = []
+        for account in (0..<20).map({ "user\($0)" }) {
+            let stored = try fixture.python(["-c", "import keyring.backends.SecretService as s; s.Keyring().set_password('many.example', '\(account)', 'pw')"])
+            XCTAssertEqual(stored.status, 0, stored.stderrText)
+            paths.append(ObjectPaths.item(try fixture.login.rowKey(for: .genericPassword(service: "many.example", account: account)), in: "login"))
+        }
+        XCTAssertEqual(try unlockItems(Array(paths.prefix(3)), in: fixture)["dismissed"] as? Bool, true)
+        XCTAssertEqual(prompter.questions.count, 1, "\(prompter.questions)")
+        try prompter.answer("once")
+        XCTAssertEqual(try unlockItems(paths, in: fixture)["dismissed"] as? Bool, false)
+        XCTAssertEqual(prompter.questions.count, 1 + 16, "16 asked about, the other 4 left locked")
+    }
+
     /// Under `strict`, another program's item is not listed at all (a lookup finds nothing and
     /// nobody is asked); under `open`, every program reads it with no question, as before
     /// per-application access, and the log says `open`.

@@ -15,6 +15,10 @@ JSON: what Unlock answered, and the Completed signal's dismissed flag and result
     prompt_client.py leave STARTED
                                  lock the login collection, unlock it, Prompt, wait until the
                                  prompter has added its line to STARTED, and leave the bus
+    prompt_client.py items PATH...
+                                 unlock the items named (a path may come more than once) in one
+                                 call and Prompt: what Unlock answered, and whether the prompt
+                                 completed dismissed
 """
 import contextlib
 import json
@@ -97,7 +101,24 @@ def concurrent(count):
     return {"completed": results, "locked_after": locked(LOGIN)}
 
 
+def run_prompt(prompt, dismiss=False):
+    """Prompt (or Dismiss) `prompt`, and the body of its Completed signal."""
+    rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed", path=prompt)
+    connection.send_and_get_reply(message_bus.AddMatch(rule))
+    with connection.filter(rule) as queue:
+        address = DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt")
+        call(address, "Dismiss" if dismiss else "Prompt", None if dismiss else "s", () if dismiss else ("",))
+        return connection.recv_until_filtered(queue, timeout=120).body
+
+
 mode = sys.argv[1]
+if mode == "items":
+    unlocked, prompt = call(SERVICE, "Unlock", "ao", (sys.argv[2:],))
+    report = {"unlocked": unlocked, "prompted": prompt != "/"}
+    if prompt != "/":
+        report["dismissed"] = run_prompt(prompt)[0]
+    json.dump(report, sys.stdout, sort_keys=True)
+    sys.exit(0)
 if mode == "concurrent":
     json.dump(concurrent(int(sys.argv[2])), sys.stdout, sort_keys=True)
     sys.exit(0)
@@ -119,13 +140,7 @@ call(SERVICE, "Lock", "ao", ([LOGIN],))
 report["locked_before"] = locked(target)
 unlocked, prompt = call(SERVICE, "Unlock", "ao", ([target],))
 report["unlock_answer"] = {"unlocked": unlocked, "prompted": prompt != "/"}
-rule = MatchRule(type="signal", interface="org.freedesktop.Secret.Prompt", member="Completed", path=prompt)
-connection.send_and_get_reply(message_bus.AddMatch(rule))
-with connection.filter(rule) as queue:
-    address = DBusAddress(prompt, bus_name=SS, interface="org.freedesktop.Secret.Prompt")
-    call(address, "Dismiss" if mode == "dismiss" else "Prompt", None if mode == "dismiss" else "s", () if mode == "dismiss" else ("",))
-    completed = connection.recv_until_filtered(queue, timeout=60)
-dismissed, (_signature, result) = completed.body
+dismissed, (_signature, result) = run_prompt(prompt, dismiss=mode == "dismiss")
 report["completed"] = {"dismissed": dismissed, "result": result}
 report["locked_after"] = locked(target)
 report["target"] = target

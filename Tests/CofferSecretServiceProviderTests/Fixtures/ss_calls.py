@@ -3,6 +3,7 @@
 name, or the reply's values. The calls come as JSON on the command line:
 
     ss_calls.py '[["name", "PATH", "INTERFACE", "METHOD", "SIGNATURE", [ARGUMENTS...]], ...]'
+    ss_calls.py -       the same JSON on stdin (for calls too long for a command line)
 
 An argument written {"bytes": "text"} is sent as bytes; {"variant": ["SIGNATURE", VALUE]} as a variant;
 {"struct": [VALUES...]} as a struct;
@@ -48,7 +49,8 @@ def printable(value):
 
 connection = open_dbus_connection(bus="SESSION")
 results = {}
-for name, path, interface, method, signature, arguments in json.loads(sys.argv[1]):
+calls = json.load(sys.stdin) if sys.argv[1] == "-" else json.loads(sys.argv[1])
+for name, path, interface, method, signature, arguments in calls:
     message = new_method_call(DBusAddress(path, bus_name=SS, interface=interface), method, signature or None, tuple(decode(arguments)))
     reply = connection.send_and_get_reply(message, timeout=60)
     if reply.header.message_type.name == "error":

@@ -46,7 +46,9 @@ final class AgentMessageTests: XCTestCase {
             .unshare(socket: "/s"),
             .listing(vault: "/v", query: query), .listing(vault: "/v", query: ItemQuery()),
         ]
-        for request in requests {
+        var widest = ItemQuery()
+        for index in 0..<Limits.maxCustomAttributes { widest.custom["a\(index)"] = "v" }
+        for request in requests + [.items(vault: "/v", query: widest)] {
             let decoded = try AgentRequest(try XCTUnwrap(AgentMessage(body: Array(request.message.frame.dropFirst(4)))))
             XCTAssertEqual(decoded.message, request.message, "\(request)")
         }
@@ -175,6 +177,9 @@ final class AgentMessageTests: XCTestCase {
             ("a share's credential without its kind", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x09, Array("pw".utf8))])),
             ("a share's credential kind without bytes", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x08, [1])])),
             ("a share's relative key file", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, minute, .init(0x08, [3]), .init(0x09, Array("k".utf8))])),
+            ("a query of more attributes than an item may have", AgentMessage(kind: 0x14, fields: [vault] + (0...Limits.maxCustomAttributes).map {
+                .init(0x07, bigEndian(UInt32("a\($0)".utf8.count)) + Array("a\($0)v".utf8))
+            })),
             ("an unshare without a socket", AgentMessage(kind: 0x09)),
             ("a share of a profile and a service", AgentMessage(kind: 0x08, fields: [vault, socket, genericClass, service, profile, minute])),
             ("a share of a profile and a program", AgentMessage(kind: 0x08, fields: [vault, socket, program, profile, minute])),
