@@ -10,6 +10,7 @@ extension SecretServiceObjects {
         let arguments = call.arguments
         switch call.method {
         case "Delete":
+            try admitDeletingEveryItem(of: collection, call: call)
             try registry.delete(collection)
             export.unexport(collection.path)
             emitCollectionSignal("CollectionDeleted", collection)
@@ -112,6 +113,24 @@ extension SecretServiceObjects {
         let path = ObjectPaths.item(rowKey, in: collection.name)
         emitItemSignal(created ? "ItemCreated" : "ItemChanged", item: path, in: collection)
         return path
+    }
+
+    /// A collection's `Delete` removes every item in it, so the caller must be one that may
+    /// delete each, as an item's own `Delete` needs (each decision logged; the first refusal
+    /// ends the check and nothing is removed). A locked collection's items cannot be checked: it
+    /// is unlocked first. Other collections than created ones are refused by the registry.
+    private func admitDeletingEveryItem(of collection: ServedCollection, call: MethodCall) throws(DBusError) {
+        guard collection.kind == .created else { return }
+        let admitted = try withVault(collection) { vault throws(CofferError) -> Bool in
+            for item in try vault.storedItems(withAttributes: [:]) {
+                let allowed = try admit(
+                    .delete, item: item.attributes.id, access: item.access, at: item.rowKey, in: collection, vault: vault, connection: call.sender,
+                    caller: call.caller)
+                if !allowed { return false }
+            }
+            return true
+        }
+        guard admitted else { throw .accessDenied("the collection holds items this program may not delete; nothing was deleted") }
     }
 
     /// What the vault can keep: its limits on custom attributes, checked before anything is stored.

@@ -400,6 +400,47 @@ final class ProgramAccessTests: XCTestCase {
         XCTAssertEqual(prompter.questions.count, 1 + 16, "16 asked about, the other 4 left locked")
     }
 
+    /// Deleting a collection deletes every item in it, so a program may do it only if it may
+    /// delete each: python3 (`-c`) makes a collection with an item; another program (python3
+    /// running ss_calls.py) is refused `Delete` (`AccessDenied`), and the collection and its
+    /// item stay; its owner deletes it. Before, any program deleted it, items and all.
+    func testAnotherProgramCannotDeleteACollectionHoldingItsItems() throws {
+        let fixture = try fixture()
+        let jeepney = """
+            from jeepney import DBusAddress, new_method_call
+            from jeepney.io.blocking import open_dbus_connection
+            c = open_dbus_connection(bus="SESSION")
+            def call(path, interface, method, signature, body):
+                reply = c.send_and_get_reply(new_method_call(DBusAddress(path, bus_name="org.freedesktop.secrets", interface=interface), method, signature, body), timeout=30)
+                if reply.header.message_type.name == "error": raise SystemExit(reply.header.fields[4])
+                return reply.body
+            service = ("/org/freedesktop/secrets", "org.freedesktop.Secret.Service")
+
+            """
+        let create = jeepney + """
+            session = call(*service, "OpenSession", "sv", ("plain", ("s", "")))[1]
+            collection = call(*service, "CreateCollection", "a{sv}s", ({"org.freedesktop.Secret.Collection.Label": ("s", "Work")}, ""))[0]
+            attributes = {"service": "work.example", "username": "ada"}
+            properties = {"org.freedesktop.Secret.Item.Label": ("s", "Work"), "org.freedesktop.Secret.Item.Attributes": ("a{ss}", attributes)}
+            call(collection, "org.freedesktop.Secret.Collection", "CreateItem", "a{sv}(oayays)b", (properties, (session, b"", b"work secret", "text/plain"), False))
+            print(collection)
+            """
+        let created = try fixture.python(["-c", create])
+        XCTAssertEqual(created.status, 0, created.stderrText)
+        let collection = created.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        let calls = try JSONSerialization.data(withJSONObject: [
+            ["delete", collection, "org.freedesktop.Secret.Collection", "Delete", "", [] as [Any]],
+            ["listed", "/org/freedesktop/secrets", "org.freedesktop.DBus.Properties", "Get", "ss", ["org.freedesktop.Secret.Service", "Collections"]],
+        ])
+        let attempt = try fixture.python([ProviderFixture.fixtures.appendingPathComponent("ss_calls.py").path, "-"], stdin: calls)
+        XCTAssertEqual(attempt.status, 0, attempt.stderrText)
+        XCTAssertTrue(attempt.stdoutText.contains(#""delete": {"error": "org.freedesktop.DBus.Error.AccessDenied"}"#), attempt.stdoutText)
+        XCTAssertTrue(attempt.stdoutText.contains(collection), "still listed: \(attempt.stdoutText)")
+
+        let deleted = try fixture.python(["-c", jeepney + "call(\"\(collection)\", \"org.freedesktop.Secret.Collection\", \"Delete\", None, ())"])
+        XCTAssertEqual(deleted.status, 0, "its owner deletes it: \(deleted.stderrText)")
+    }
+
     /// Under `strict`, another program's item is not listed at all (a lookup finds nothing and
     /// nobody is asked); under `open`, every program reads it with no question, as before
     /// per-application access, and the log says `open`.
