@@ -208,6 +208,8 @@ package enum AgentRequest: Sendable {
             if let secret = try message.single(Tag.secret.rawValue) {
                 guard try message.single(Tag.record.rawValue) == nil else { throw AgentProtocolError("a set carries a record or an id and a secret") }
                 let given = try id()
+                // The plain form is a generic or internet password's (an attribute item comes as a record).
+                guard given.itemClass != .attributeItem else { throw AgentProtocolError("a set of an attribute item carries its record") }
                 let id = ItemID(itemClass: given.itemClass, service: Normalization.nfc(given.service), account: Normalization.nfc(given.account))
                 self = .set(vault: try vault(), id: id, secret: Data(secret), options: ItemOptions())
                 break

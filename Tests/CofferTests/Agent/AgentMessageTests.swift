@@ -162,6 +162,9 @@ final class AgentMessageTests: XCTestCase {
                     .message.fields.last?.value ?? []),
             ])),
             ("a set with a secret and no id", AgentMessage(kind: 0x10, fields: [vault, .init(0x14, [1])])),
+            ("a plain set of an attribute item", AgentMessage(kind: 0x10, fields: [
+                vault, .init(0x02, AgentItemName.encode(itemClass: 3, service: "mail", account: "ada")), .init(0x14, [1]),
+            ])),
             ("a set with a record and an id", AgentMessage(kind: 0x10, fields: [
                 vault, id,
                 .init(0x03, AgentRequest.set(vault: "/v", id: .genericPassword(service: "s", account: "a"), secret: Data(), options: ItemOptions())
