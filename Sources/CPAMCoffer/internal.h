@@ -53,6 +53,7 @@ void pc_user_free(struct pc_user *user);
 struct pc_run {
     int status;        // the exit status; -1 when it did not exit normally (signal, deadline, no child)
     bool timed_out;    // killed at the deadline
+    bool abandoned;    // and did not end after SIGKILL: left running (asleep in the kernel), init's child
     char message[200]; // the first line of its stderr, printable ASCII only
 };
 

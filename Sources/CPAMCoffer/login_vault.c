@@ -19,7 +19,10 @@ enum {
 
 // Why a run failed, in words, for the log line.
 static void describe(const struct pc_options *options, const char *step, const struct pc_run *run, char *text, size_t size) {
-    if (run->timed_out) {
+    if (run->abandoned) {
+        snprintf(text, size, "coffer %s did not finish within %u s and did not end after SIGKILL (asleep in the kernel: a file system that does not answer?); it is left running",
+                 step, options->timeout);
+    } else if (run->timed_out) {
         snprintf(text, size, "coffer %s did not finish within %u s and was killed", step, options->timeout);
     } else if (run->status < 0) {
         snprintf(text, size, "coffer %s: %s", step, run->message[0] ? run->message : "ended by a signal");

@@ -1,5 +1,8 @@
 // Runs coffer as the PAM user: a clean environment, only the descriptors it needs, secrets on
 // pipes (never argv or the environment), and a deadline after which its process group is killed.
+// coffer is the child of a watcher, the module's child, which kills it at the deadline and reaps
+// it: a coffer that SIGKILL does not end (asleep in the kernel on a file system that never
+// answers) is left to init when the module kills the watcher, never to the PAM application.
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -22,6 +25,8 @@
 
 #define PC_ARGUMENTS_MAX 12
 #define PC_ENVIRONMENT_MAX 12
+// How long coffer, killed at the deadline, may take to end before it is left behind.
+#define PC_KILL_GRACE_MS 2000
 
 // Variables of the PAM environment (pam_env, pam_systemd) that say where the user's vault and
 // agent are; only absolute paths pass.
@@ -31,8 +36,14 @@ static const char *const passed_through[] = {
 
 // Why the child could not become coffer, sent on a close-on-exec pipe: nothing arrives when exec succeeds.
 struct child_failure {
-    int stage;  // 1 changing to the user, 2 descriptors, 3 exec
+    int stage;  // 1 changing to the user, 2 descriptors, 3 exec, 4 fork (in the watcher)
     int error;  // errno
+};
+
+// How coffer ended, from the watcher on a pipe.
+struct ending {
+    int status;  // waitpid's
+    int killed;  // at the deadline
 };
 
 static char *variable(const char *name, const char *value) {
@@ -94,6 +105,11 @@ static long long now_ms(void) {
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+static void pause_briefly(void) {
+    struct timespec pause = {.tv_nsec = 10 * 1000000};
+    nanosleep(&pause, NULL);
+}
+
 static void close_from(int first, int last) {
     if (first > last) return;
     if (close_range((unsigned)first, (unsigned)last, 0) == 0) return;
@@ -112,14 +128,9 @@ static _Noreturn void child_fails(int report, int stage) {
     _exit(127);
 }
 
-// After fork: system calls only (async-signal-safe), then exec.
+// After the watcher's fork: system calls only (async-signal-safe), then exec.
 static _Noreturn void become_coffer(const struct pc_user *user, const char *path, char *const *arguments, char *const *environment,
                                     const int descriptors[5], int report) {
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    struct sigaction standard = {.sa_handler = SIG_DFL};
-    for (int signal = 1; signal < NSIG; signal++) (void)sigaction(signal, &standard, NULL);
     // Its own session and process group: no controlling terminal to prompt on, and one kill
     // at the deadline reaches everything it started.
     setsid();
@@ -156,6 +167,39 @@ static _Noreturn void become_coffer(const struct pc_user *user, const char *path
     child_fails(report, 3);
 }
 
+// After fork: system calls only. The watcher touches no file, so SIGKILL always ends it; as
+// coffer's parent, it kills coffer's group at the deadline while coffer's pid cannot be reused.
+static _Noreturn void watch_coffer(const struct pc_user *user, const char *path, char *const *arguments, char *const *environment,
+                                   const int descriptors[5], int report, int told, long long deadline) {
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    struct sigaction standard = {.sa_handler = SIG_DFL};
+    for (int signal = 1; signal < NSIG; signal++) (void)sigaction(signal, &standard, NULL);
+    setsid();
+    pid_t pid = fork();
+    if (pid == 0) become_coffer(user, path, arguments, environment, descriptors, report);
+    if (pid < 0) child_fails(report, 4);
+    close_from(0, told - 1);
+    close_from(told + 1, INT_MAX);
+    struct ending ending = {0};
+    for (;;) {
+        pid_t ended = waitpid(pid, &ending.status, WNOHANG);
+        if (ended == pid) break;
+        if (ended < 0 && errno != EINTR) _exit(127);
+        if (now_ms() >= deadline) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            ending.killed = 1;
+            while (waitpid(pid, &ending.status, 0) < 0 && errno == EINTR) {}
+            break;
+        }
+        pause_briefly();
+    }
+    (void)!write(told, &ending, sizeof ending);
+    _exit(0);
+}
+
 static void keep_first_line(struct pc_run *run, size_t *kept, bool *line_done, const char *bytes, ssize_t count) {
     for (ssize_t i = 0; i < count && !*line_done; i++) {
         unsigned char c = (unsigned char)bytes[i];
@@ -168,32 +212,50 @@ static void keep_first_line(struct pc_run *run, size_t *kept, bool *line_done, c
     }
 }
 
-// Reads the child's stderr and waits for it, until `deadline`; kills its group after that.
-static void await_child(pid_t pid, int errors, long long deadline, struct pc_run *run) {
+// Whether `pid`, a child, ends within `milliseconds` (reaped here, or by someone else).
+static bool ends_within(pid_t pid, long long milliseconds) {
+    long long end = now_ms() + milliseconds;
+    for (;;) {
+        int status;
+        pid_t ended = waitpid(pid, &status, WNOHANG);
+        if (ended == pid || (ended < 0 && errno != EINTR)) return true;
+        if (now_ms() >= end) return false;
+        pause_briefly();
+    }
+}
+
+// Reads coffer's stderr and waits for the watcher, which kills coffer at the deadline; when
+// coffer has not ended a grace period later, kills the watcher and leaves coffer behind.
+static void await_child(pid_t watcher, int errors, int told, long long deadline, struct pc_run *run) {
     size_t kept = 0;
     bool line_done = false, open = true;
     char buffer[512];
-    int status = 0;
     for (;;) {
-        pid_t ended = waitpid(pid, &status, WNOHANG);
-        if (ended == pid || (ended < 0 && errno != EINTR)) {
-            // Ended (or reaped by someone else): what it wrote is in the pipe already.
+        int status;
+        pid_t ended = waitpid(watcher, &status, WNOHANG);
+        if (ended == watcher || (ended < 0 && errno != EINTR)) {
+            // Ended (or reaped by someone else): what coffer and the watcher wrote is in the pipes already.
             ssize_t count;
             while (open && (count = read(errors, buffer, sizeof buffer)) > 0) keep_first_line(run, &kept, &line_done, buffer, count);
-            if (ended == pid && WIFEXITED(status)) run->status = WEXITSTATUS(status);
+            struct ending ending;
+            if (read(told, &ending, sizeof ending) == (ssize_t)sizeof ending) {
+                run->timed_out = ending.killed;
+                if (!ending.killed && WIFEXITED(ending.status)) run->status = WEXITSTATUS(ending.status);
+            }
             return;
         }
-        long long left = deadline - now_ms();
+        long long left = deadline + PC_KILL_GRACE_MS - now_ms();
         if (left <= 0) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            // The watcher too, and coffer if it is started but not yet in a group of its own.
+            kill(-watcher, SIGKILL);
+            kill(watcher, SIGKILL);
+            (void)ends_within(watcher, PC_KILL_GRACE_MS);
             run->timed_out = true;
+            run->abandoned = true;
             return;
         }
         if (!open) {
-            struct timespec pause = {.tv_nsec = 10 * 1000000};
-            nanosleep(&pause, NULL);
+            pause_briefly();
             continue;
         }
         struct pollfd poller = {.fd = errors, .events = POLLIN};
@@ -226,21 +288,23 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
     int null_device = open("/dev/null", O_RDWR | O_CLOEXEC);
     int third = secret3 != NULL ? secret_pipe(secret3) : -1;
     int fourth = secret4 != NULL ? secret_pipe(secret4) : -1;
-    int errors[2] = {-1, -1}, report[2] = {-1, -1};
+    int errors[2] = {-1, -1}, report[2] = {-1, -1}, told[2] = {-1, -1};
     bool ready = null_device >= 0 && (secret3 == NULL || third >= 0) && (secret4 == NULL || fourth >= 0)
-        && pipe2(errors, O_CLOEXEC) == 0 && pipe2(report, O_CLOEXEC) == 0;
+        && pipe2(errors, O_CLOEXEC) == 0 && pipe2(report, O_CLOEXEC) == 0 && pipe2(told, O_CLOEXEC) == 0;
 
-    // waitpid must see the child even where the application ignores SIGCHLD or reaps in a handler.
+    // waitpid must see the watcher even where the application ignores SIGCHLD or reaps in a handler.
     struct sigaction standard = {.sa_handler = SIG_DFL}, saved;
     sigaction(SIGCHLD, &standard, &saved);
+    long long deadline = now_ms() + (long long)options->timeout * 1000;
     pid_t pid = ready ? fork() : -1;
     if (pid == 0) {
         const int descriptors[5] = {null_device, null_device, errors[1], third, fourth};
-        become_coffer(user, options->coffer, argv, environment, descriptors, report[1]);
+        watch_coffer(user, options->coffer, argv, environment, descriptors, report[1], told[1], deadline);
     }
     int failure_errno = errno;
     if (errors[1] >= 0) close(errors[1]);
     if (report[1] >= 0) close(report[1]);
+    if (told[1] >= 0) close(told[1]);
     if (third >= 0) close(third);
     if (fourth >= 0) close(fourth);
     if (null_device >= 0) close(null_device);
@@ -249,17 +313,25 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
     if (pid < 0) {
         snprintf(run->message, sizeof run->message, "cannot start a process: %s", strerror(failure_errno));
     } else {
+        // All three non-blocking: a coffer left behind before its exec holds the report pipe open.
         fcntl(errors[0], F_SETFL, O_NONBLOCK);
-        await_child(pid, errors[0], now_ms() + (long long)options->timeout * 1000, run);
+        fcntl(report[0], F_SETFL, O_NONBLOCK);
+        fcntl(told[0], F_SETFL, O_NONBLOCK);
+        await_child(pid, errors[0], told[0], deadline, run);
         struct child_failure failure;
         if (read(report[0], &failure, sizeof failure) == (ssize_t)sizeof failure) {
             run->status = -1;
-            const char *what = failure.stage == 1 ? "cannot become the user" : failure.stage == 2 ? "cannot pass descriptors" : "cannot run";
-            snprintf(run->message, sizeof run->message, "%s %s: %s", what, failure.stage == 3 ? options->coffer : user->name,
-                     strerror(failure.error));
+            if (failure.stage == 4) {
+                snprintf(run->message, sizeof run->message, "cannot start a process: %s", strerror(failure.error));
+            } else {
+                const char *what = failure.stage == 1 ? "cannot become the user" : failure.stage == 2 ? "cannot pass descriptors" : "cannot run";
+                snprintf(run->message, sizeof run->message, "%s %s: %s", what, failure.stage == 3 ? options->coffer : user->name,
+                         strerror(failure.error));
+            }
         }
     }
     sigaction(SIGCHLD, &saved, NULL);
     if (errors[0] >= 0) close(errors[0]);
     if (report[0] >= 0) close(report[0]);
+    if (told[0] >= 0) close(told[0]);
 }

@@ -240,6 +240,50 @@ final class PAMModuleTests: XCTestCase {
         XCTAssertEqual(left, [])
     }
 
+    /// A coffer that SIGKILL cannot end, asleep in the kernel on a home that never answers (a
+    /// dead hard-mounted NFS home; here a FUSE server that reads every request and answers none:
+    /// Fixtures/stuck_fuse.py, and the child stops in its chdir to the home), is left behind 2 s
+    /// after the deadline: the login goes on, with one log line saying so. It is not the PAM
+    /// application's child (a watcher between them is killed), and it ends once the file system
+    /// goes. Before, the module waited for it for ever, and the login with it.
+    func testACofferStuckInTheKernelIsLeftBehindAndTheLoginGoesOn() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/fuse") else {
+            throw XCTSkip("no /dev/fuse here, so no file system that never answers (the container needs --device /dev/fuse)")
+        }
+        guard (try? ChildProcess.run("/usr/bin/python3", ["-c", "import ctypes"], timeout: .seconds(20)))?.status == 0 else {
+            throw MissingPrerequisite.error("python3 is missing: run scripts/bootstrap.sh test")
+        }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/stuck_fuse.py")
+        let server = try ChildProcess.start("/usr/bin/python3", [script.path, login.home.path])
+        // Stopping the server aborts the connection: whatever waits on it goes on, and ends.
+        defer {
+            server.stop()
+            _ = try? ChildProcess.run("/bin/umount", ["-l", login.home.path], timeout: .seconds(20))
+        }
+        guard (try? server.errorLines(1, timeout: .seconds(20))) == ["ready"] else {
+            let output = server.stop()
+            throw XCTSkip("cannot mount a FUSE file system here: \(output?.stderrText ?? "no answer within 20 s")")
+        }
+        try login.writeService("coffer=\(login.coffer) timeout=1")
+        let started = ContinuousClock.now
+        let outcome = try login.pamtester(["authenticate", "open_session"], input: [password, password], timeout: .seconds(30))
+        XCTAssertLessThan(ContinuousClock.now - started, .seconds(10))
+        assertLoggedIn(outcome)
+        XCTAssertEqual(outcome.logLines.count, 1, outcome.stderr)
+        XCTAssertTrue(
+            outcome.logLines.first?.contains("coffer unlock did not finish within 1 s and did not end after SIGKILL") == true, outcome.stderr)
+        XCTAssertEqual(processes(of: login.uid).count, 1, "the stuck coffer is left behind")
+        server.stop()
+        let deadline = ContinuousClock.now + .seconds(5)
+        var left = processes(of: login.uid)
+        while !left.isEmpty, ContinuousClock.now < deadline {
+            usleep(20_000)
+            left = processes(of: login.uid)
+        }
+        XCTAssertEqual(left, [], "it ends once the file system goes")
+    }
+
     /// The password kept from auth is zeroed when PAM lets it go: at pam_end after auth alone,
     /// and when the session has used it. The probe (Fixtures/pam_stash_probe.c) watches every
     /// heap block of the password's size: with the module, one more such block is freed zeroed
