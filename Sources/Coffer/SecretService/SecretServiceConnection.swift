@@ -16,7 +16,10 @@ import FoundationEssentials
 enum SecretServiceConnection {
     static let busName = "org.freedesktop.secrets"
     static let servicePath = "/org/freedesktop/secrets"
-    private static let lock = Guarded(())
+    /// How many operations have run: a count, so that the lock guards a value of some size.
+    /// ThreadSanitizer took the exclusive access to an empty one (`Guarded(())`) for an access to
+    /// the memory at the same address, and reported a race with a thread taking the lock.
+    private static let lock = Guarded(0)
 
     /// What the checks before libsecret found.
     private enum Reach {
@@ -70,7 +73,10 @@ enum SecretServiceConnection {
     }
 
     private static func serialized<R>(_ deadline: OperationDeadline, _ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        guard let result = try lock.withLock(waitingAtMost: deadline.remaining, { (_: inout Void) throws(CofferError) -> R in try body() })
+        guard let result = try lock.withLock(waitingAtMost: deadline.remaining, { (operations: inout Int) throws(CofferError) -> R in
+            operations &+= 1
+            return try body()
+        })
         else { throw .timeout }
         return result
     }
