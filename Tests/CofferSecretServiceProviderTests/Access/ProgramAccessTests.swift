@@ -318,7 +318,7 @@ final class ProgramAccessTests: XCTestCase {
     }
 
     /// Renaming one's own item to another program's names never takes that item: a script
-    /// (python3 running rename_onto.py, another program than python-keyring's `python3 -c`)
+    /// (python3 running ss_calls.py, another program than python-keyring's `python3 -c`)
     /// creates its own item and sets its Attributes to python-keyring's service and user. The
     /// Set fails; python-keyring's item keeps its secret and its owner, and reads silently for
     /// it; the script's item is still its own. Before, the item was replaced and its row given
@@ -326,19 +326,24 @@ final class ProgramAccessTests: XCTestCase {
     func testRenamingOnesOwnItemOntoAnotherProgramsItemIsRefused() throws {
         let fixture = try fixture()
         try keyringStores(fixture)
-        let script = ProviderFixture.fixtures.appendingPathComponent("rename_onto.py").path
-        let renamed = try ChildProcess.run("/usr/bin/python3", [script, "mail.example", "ada"], environment: fixture.environment, timeout: .seconds(60))
-        XCTAssertEqual(renamed.status, 0, renamed.stderrText)
-        let answer = try XCTUnwrap(try JSONSerialization.jsonObject(with: renamed.stdout) as? [String: String], renamed.stdoutText)
-        XCTAssertEqual(answer["error"], "org.freedesktop.DBus.Error.InvalidArgs", renamed.stdoutText)
+        let planted = ItemID.genericPassword(service: "rename.example", account: "planted")
+        let plantedPath = ObjectPaths.item(try fixture.login.rowKey(for: planted), in: "login")
+        let answers = try scriptCalls([
+            SecretServiceCall("open", SecretServiceCall.service, SecretServiceCall.serviceInterface, "OpenSession", "sv", ["plain", ["variant": ["s", ""]]]),
+            .createItem("create", in: "/org/freedesktop/secrets/aliases/default", attributes: ["service": "rename.example", "username": "planted"], secret: "planted", session: "$session"),
+            SecretServiceCall("rename", plantedPath, SecretServiceCall.properties, "Set", "ssv", [
+                SecretServiceCall.itemInterface, "Attributes", ["variant": ["a{ss}", ["service": "mail.example", "username": "ada"]]],
+            ]),
+        ], in: fixture)
+        XCTAssertNil(answers["create"]?["error"], "its own item is made: \(answers)")
+        XCTAssertEqual(answers["rename"]?["error"] as? String, "org.freedesktop.DBus.Error.InvalidArgs", "\(answers)")
 
         XCTAssertEqual(try fixture.login.secret(for: keyringItem), Data("s3cret".utf8))
         XCTAssertEqual(try fixture.login.access(for: keyringItem)?.owner?.executablePath, Self.python)
         XCTAssertNil(try fixture.login.access(for: keyringItem)?.owner?.script, "python-keyring's item is not the script's")
         let read = try fixture.python(["-c", "import keyring.backends.SecretService as s; print(s.Keyring().get_password('mail.example', 'ada'))"])
         XCTAssertEqual(read.stdoutText, "s3cret\n", read.stderrText)
-        let planted = ItemID.genericPassword(service: "rename.example", account: "planted")
-        XCTAssertEqual(try fixture.login.access(for: planted)?.owner?.script, script.realPathBytes)
+        XCTAssertEqual(try fixture.login.access(for: planted)?.owner?.script, Self.scriptCallsPath.realPathBytes)
     }
 
     /// What Fixtures/prompt_client.py answered for an `Unlock` of `paths` and its prompt.
@@ -348,18 +353,24 @@ final class ProgramAccessTests: XCTestCase {
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: output.stdout) as? [String: Any], output.stdoutText)
     }
 
-    /// How many secrets one `GetSecrets` of `paths` in a plain session returned (Fixtures/ss_calls.py).
-    private func secretsCount(_ paths: [String], in fixture: ProviderFixture) throws -> Int? {
-        let service = ["/org/freedesktop/secrets", "org.freedesktop.Secret.Service"]
-        let calls: [[Any]] = [
-            ["open"] + service + ["OpenSession", "sv", ["plain", ["variant": ["s", ""]]]],
-            ["get"] + service + ["GetSecrets", "aoo", [paths, "$session"]],
-        ]
-        let output = try fixture.python(
-            [ProviderFixture.fixtures.appendingPathComponent("ss_calls.py").path, "-"], stdin: try JSONSerialization.data(withJSONObject: calls))
+    /// Fixtures/ss_calls.py run as a script file (python3 and that script: another program than
+    /// python-keyring's `python3 -c`, which `ProviderFixture.calls` is), with `calls` on stdin.
+    private static let scriptCallsPath = ProviderFixture.fixtures.appendingPathComponent("ss_calls.py").path
+
+    private func scriptCalls(_ calls: [SecretServiceCall], in fixture: ProviderFixture) throws -> [String: [String: Any]] {
+        let encoded = try JSONSerialization.data(withJSONObject: calls.map { [$0.name, $0.path, $0.interface, $0.method, $0.signature, $0.arguments] })
+        let output = try fixture.python([Self.scriptCallsPath, "-"], stdin: encoded)
         XCTAssertEqual(output.status, 0, output.stderrText)
-        let answers = try JSONSerialization.jsonObject(with: output.stdout) as? [String: [String: Any]]
-        return ((answers?["get"]?["reply"] as? [Any])?.first as? [String: Any])?.count
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: output.stdout) as? [String: [String: Any]], output.stdoutText)
+    }
+
+    /// How many secrets one `GetSecrets` of `paths` in a plain session returned.
+    private func secretsCount(_ paths: [String], in fixture: ProviderFixture) throws -> Int? {
+        let answers = try scriptCalls([
+            SecretServiceCall("open", SecretServiceCall.service, SecretServiceCall.serviceInterface, "OpenSession", "sv", ["plain", ["variant": ["s", ""]]]),
+            SecretServiceCall("get", SecretServiceCall.service, SecretServiceCall.serviceInterface, "GetSecrets", "aoo", [paths, "$session"]),
+        ], in: fixture)
+        return ((answers["get"]?["reply"] as? [Any])?.first as? [String: Any])?.count
     }
 
     /// One call that names another program's item many times is one object: `Unlock` of it 25
