@@ -54,6 +54,36 @@ final class AgentServerTests: InProcessAgentTestCase {
         XCTAssertThrowsError(try store.secret(for: id)) { XCTAssertEqual($0 as? CofferError, .locked) }
     }
 
+    /// Unlocking a vault the agent already holds (pam_coffer does at every login, `coffer unlock`
+    /// when run again) leaves the held vault's SQLite locks in place: another process that opens
+    /// and closes the vault then leaves its -wal alone, and the agent goes on reading and writing.
+    /// Before, the second open dropped the agent's locks, that process removed the -wal as the
+    /// last one out, and the agent's next requests failed with "disk I/O error".
+    func testUnlockingAHeldVaultAgainKeepsItsLocks() throws {
+        try startServer()
+        let url = folder.file("again.vault"), keyFile = folder.file("again.key")
+        try KeyFile.generate(at: keyFile)
+        _ = try Vault.create(at: url, with: .keyFile(keyFile))
+        let path = url.resolvingSymlinksInPath().path
+        let first = ItemID.genericPassword(service: "com.example.multiprocess", account: "first")
+        guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
+            return XCTFail("unlock failed")
+        }
+        try XCTUnwrap(try client.store(for: path)).set(Data("1".utf8), for: first, options: ItemOptions())
+        guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
+            return XCTFail("the second unlock failed")
+        }
+        let helper = BuiltProducts.executable("coffer-test-helper").path
+        let other = try ChildProcess.run(helper, ["open-loop", path, keyFile.path, "other", "1"])
+        XCTAssertEqual(other.status, 0, other.stderrText)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the vault the agent holds kept its -wal")
+        let store = try XCTUnwrap(try client.store(for: path))
+        let second = ItemID.genericPassword(service: "com.example.multiprocess", account: "second")
+        try store.set(Data("2".utf8), for: second, options: ItemOptions())
+        XCTAssertEqual(try store.secret(for: first), Data("1".utf8))
+        XCTAssertEqual(try Vault.open(at: url, unlock: .keyFile(keyFile)).secret(for: second), Data("2".utf8))
+    }
+
     func testAWrongKeyFileIsAnErrorReplyAndNothingIsHeld() throws {
         try startServer()
         let url = folder.file("other.vault")

@@ -44,6 +44,18 @@ enum FileSecurity {
         return descriptor
     }
 
+    /// Checks that `path` (not followed if it is a symbolic link) is a private file, by its path:
+    /// for a file SQLite then opens, whose descriptors ``checkOpenDescriptors(of:)`` checks again.
+    static func checkPrivateFile(at path: String, missing: CofferError) throws(CofferError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { throw missing }
+            throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
+        }
+        guard info.st_mode & S_IFMT != S_IFLNK else { throw .insecurePermissions(path: path, reason: "a symbolic link") }
+        try checkPrivate(info, path: path)
+    }
+
     static func checkPrivate(_ info: stat, path: String) throws(CofferError) {
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw .insecurePermissions(path: path, reason: "not a regular file")

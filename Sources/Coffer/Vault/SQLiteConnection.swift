@@ -76,6 +76,19 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// The first `length` bytes of the database file (fewer for a shorter file), read through
+    /// SQLite's own descriptor without a lock and before any statement runs: reading runs no
+    /// journal recovery and writes nothing.
+    func fileStart(length: Int) throws(CofferError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: length)
+        var count: Int32 = 0
+        let status = bytes.withUnsafeMutableBufferPointer {
+            coffer_sqlite3_read_file_start(handle, $0.baseAddress, Int32(length), &count)
+        }
+        try check(status)
+        return Array(bytes.prefix(Int(count)))
+    }
+
     /// Runs SQL with no parameters and no results (PRAGMAs, DDL, BEGIN/COMMIT).
     func execute(_ sql: String) throws(CofferError) {
         let status = sqlite3_exec(handle, sql, nil, nil, nil)

@@ -56,23 +56,26 @@ public final class Vault: Sendable {
     /// Opens an existing vault, locked. Key-slot management that needs no key works locked.
     ///
     /// Symbolic links are resolved, and the real file and its real folder are checked. The file
-    /// is refused before SQLite touches it unless its header is a vault's of a version this code
-    /// reads; the file, its -wal and its -shm are checked again through the descriptors SQLite
-    /// opened; and the tables must be exactly the format's. A refused file is left as it was.
+    /// is refused before any statement runs on it unless its header (read through SQLite's own
+    /// descriptor) is a vault's of a version this code reads; the file, its -wal and its -shm are
+    /// checked again through the descriptors SQLite opened; and the tables must be exactly the
+    /// format's. Opening a vault this process already has open leaves the first one's locks as
+    /// they were. A refused file is left as it was.
     /// A version 1 or 2 vault is read as it is, and migrated to version 3 by its first write of
     /// items, their access, the access policy or the audit log.
     public static func open(at url: URL, configuration: Configuration = Configuration()) throws(CofferError) -> Vault {
         let requested = url.standardizedFileURL.path
         let path = try FileSecurity.realPath(of: requested)
         try FileSecurity.checkFolder(at: FileSecurity.parentFolder(of: path))
-        let header = try VaultFileHeader.read(path: path)
-        try header.check()
+        try FileSecurity.checkPrivateFile(at: path, missing: .vaultNotFound(path: path))
         let readOnlyMedia = FileSecurity.isOnReadOnlyMedia(path)
+        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout, immutable: readOnlyMedia)
+        let header = try VaultFileHeader.read(from: connection)
+        try header.check()
         if readOnlyMedia, FileSecurity.fileExists(path + "-wal") {
             // Read as immutable, the file would silently lack the WAL's commits.
             throw .storageUnavailable(reason: "the vault is on read-only media with commits still in its -wal; copy the vault and its -wal to writable media")
         }
-        let connection = try SQLiteConnection(path: path, create: false, busyTimeout: configuration.busyTimeout, immutable: readOnlyMedia)
         let vaultID = try readHeader(connection)
         try FileSecurity.checkOpenDescriptors(of: path)
         try configure(connection)

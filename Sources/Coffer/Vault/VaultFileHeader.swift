@@ -1,28 +1,17 @@
-import Glibc
-
-/// The first 100 bytes of a vault file, SQLite's database header, read through a checked
-/// descriptor before SQLite opens the file: a file that is refused is never touched by SQLite,
-/// so it stays byte for byte as it was.
+/// The first 100 bytes of a vault file, SQLite's database header, read through the descriptor
+/// SQLite opened before any statement runs: a file that is refused is never read or written by
+/// SQL, so it stays byte for byte as it was. No descriptor of Coffer's own is opened on the file,
+/// because closing it would drop every POSIX lock the process holds there, SQLite's included
+/// (those of another open `Vault` on the same file).
 struct VaultFileHeader {
     static let length = 100
     private static let magic = Array("SQLite format 3".utf8) + [0]
 
     let bytes: [UInt8]
 
-    /// Reads the header of the private file at `path` (not following a symbolic link).
-    static func read(path: String) throws(CofferError) -> VaultFileHeader {
-        let descriptor = try FileSecurity.openPrivateFile(at: path, missing: .vaultNotFound(path: path))
-        defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: length)
-        var count = 0
-        while count < length {
-            let read = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + count, length - count, off_t(count)) }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { throw .storageUnavailable(reason: "cannot read \(path): \(describeErrno())") }
-            if read == 0 { break }
-            count += read
-        }
-        return VaultFileHeader(bytes: Array(bytes.prefix(count)))
+    /// Reads the header of the file `connection` has open, before any statement runs on it.
+    static func read(from connection: SQLiteConnection) throws(CofferError) -> VaultFileHeader {
+        VaultFileHeader(bytes: try connection.fileStart(length: length))
     }
 
     /// Checks that this is a SQLite database of a Coffer format version this code reads (docs/vault-format.md, 2).

@@ -50,6 +50,37 @@ final class VaultConcurrencyTests: XCTestCase {
         XCTAssertEqual(try first.items(matching: .all).count, 80)
     }
 
+    /// Opening a vault this process already has open, and letting the second handle go, leaves
+    /// the first handle's SQLite locks in place: another process still finds its shared lock,
+    /// and that process closing its own connection does not take the -wal away from under it
+    /// (it would, as the last one out, if the lock were gone). Closing any descriptor of a file
+    /// drops all of the process's POSIX locks on it, so opening a vault must not open and close
+    /// a descriptor of its own (the agent re-opens the login vault at every login).
+    func testOpeningTheSameVaultAgainLeavesTheFirstOnesLocks() throws {
+        try KeyFile.generate(at: folder.file("k.key"))
+        let vault = try folder.makeVault(credential: .keyFile(folder.file("k.key")))
+        let path = folder.file("test.vault").path, keyPath = folder.file("k.key").path
+        try vault.set(Data("before".utf8), for: .genericPassword(service: service, account: "before"))
+        XCTAssertEqual(try sharedLockHolder(path), "\(getpid())", "an open vault in WAL mode keeps SQLite's shared lock")
+
+        _ = try Vault.open(at: folder.file("test.vault"), unlock: .keyFile(folder.file("k.key")), configuration: .test())
+        XCTAssertEqual(try sharedLockHolder(path), "\(getpid())", "the first handle's lock survives a second open and close")
+
+        let other = try ChildProcess.run(helper, ["open-loop", path, keyPath, "other", "1"])
+        XCTAssertEqual(other.status, 0, other.stderrText)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "another process's close left the -wal to the open vault")
+        try vault.set(Data("after".utf8), for: .genericPassword(service: service, account: "after"))
+        let reopened = try Vault.open(at: folder.file("test.vault"), unlock: .keyFile(folder.file("k.key")), configuration: .test())
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "other")), Data("0".utf8))
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "after")), Data("after".utf8))
+    }
+
+    private func sharedLockHolder(_ path: String) throws -> String {
+        let output = try ChildProcess.run(helper, ["shared-lock-holder", path])
+        XCTAssertEqual(output.status, 0, output.stdoutText)
+        return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Two other processes and this one write to one vault at once; all writes land, none fails.
     func testTwoProcessesWritingAtOnce() throws {
         try KeyFile.generate(at: folder.file("k.key"))
