@@ -3,6 +3,14 @@
 // coffer is the child of a watcher, the module's child, which kills it at the deadline and reaps
 // it: a coffer that SIGKILL does not end (asleep in the kernel on a file system that never
 // answers) is left to init when the module kills the watcher, never to the PAM application.
+//
+// The watcher is a clone child that sends no signal when it ends: the application's SIGCHLD
+// handling (a handler, SIG_IGN, SA_NOCLDWAIT) neither sees nor reaps it, and waitpid(-1) without
+// __WCLONE does not return it, so the module never changes SIGCHLD and the application's own
+// children are announced as ever while coffer runs. Neither the watcher nor coffer's process,
+// made by clone system calls rather than glibc's fork (no atfork handlers, no glibc state reset),
+// calls anything but system calls before exec: credentials are changed by raw system calls,
+// which in a one-thread process change the whole process.
 #define _GNU_SOURCE
 #include "internal.h"
 
@@ -17,6 +25,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -122,13 +131,31 @@ static void close_from(int first, int last) {
     for (int fd = first; fd <= top; fd++) close(fd);
 }
 
+// A child made by the clone system call, as fork makes one (a copy of this process, returning 0
+// in the child) but sending `exit_signal` (0: none) to the parent when it ends.
+static pid_t clone_child(int exit_signal) {
+    return (pid_t)syscall(SYS_clone, (unsigned long)exit_signal, NULL, NULL, NULL, NULL);
+}
+
+// setgroups, setgid and setuid as system calls: glibc's wrappers would signal every thread
+// glibc believes the process has (a copy of the application's list, after clone).
+static bool become_user(const struct pc_user *user) {
+#ifdef SYS_setuid32
+    return syscall(SYS_setgroups32, (long)user->group_count, user->groups) == 0 && syscall(SYS_setgid32, (long)user->gid) == 0
+        && syscall(SYS_setuid32, (long)user->uid) == 0;
+#else
+    return syscall(SYS_setgroups, (long)user->group_count, user->groups) == 0 && syscall(SYS_setgid, (long)user->gid) == 0
+        && syscall(SYS_setuid, (long)user->uid) == 0;
+#endif
+}
+
 static _Noreturn void child_fails(int report, int stage) {
     struct child_failure failure = {.stage = stage, .error = errno};
     (void)!write(report, &failure, sizeof failure);
     _exit(127);
 }
 
-// After the watcher's fork: system calls only (async-signal-safe), then exec.
+// In coffer's process, made by the watcher: system calls only, then exec.
 static _Noreturn void become_coffer(const struct pc_user *user, const char *path, char *const *arguments, char *const *environment,
                                     const int descriptors[5], int report) {
     // Its own session and process group: no controlling terminal to prompt on, and one kill
@@ -153,10 +180,13 @@ static _Noreturn void become_coffer(const struct pc_user *user, const char *path
     close_from(report + 1, INT_MAX);
 
     if (geteuid() == 0) {
-        if (setgroups((size_t)user->group_count, user->groups) != 0 || setgid(user->gid) != 0 || setuid(user->uid) != 0) {
-            child_fails(report, 1);
-        }
-        if (user->uid != 0 && (setuid(0) == 0 || geteuid() == 0 || getegid() != user->gid)) {
+        if (!become_user(user)) child_fails(report, 1);
+#ifdef SYS_setuid32
+        long regained = syscall(SYS_setuid32, 0L);
+#else
+        long regained = syscall(SYS_setuid, 0L);
+#endif
+        if (user->uid != 0 && (regained == 0 || geteuid() == 0 || getegid() != user->gid)) {
             errno = EPERM;
             child_fails(report, 1);
         }
@@ -167,7 +197,7 @@ static _Noreturn void become_coffer(const struct pc_user *user, const char *path
     child_fails(report, 3);
 }
 
-// After fork: system calls only. The watcher touches no file, so SIGKILL always ends it; as
+// In the watcher, the module's clone child: system calls only. It touches no file, so SIGKILL always ends it; as
 // coffer's parent, it kills coffer's group at the deadline while coffer's pid cannot be reused.
 static _Noreturn void watch_coffer(const struct pc_user *user, const char *path, char *const *arguments, char *const *environment,
                                    const int descriptors[5], int report, int told, long long deadline) {
@@ -177,7 +207,7 @@ static _Noreturn void watch_coffer(const struct pc_user *user, const char *path,
     struct sigaction standard = {.sa_handler = SIG_DFL};
     for (int signal = 1; signal < NSIG; signal++) (void)sigaction(signal, &standard, NULL);
     setsid();
-    pid_t pid = fork();
+    pid_t pid = clone_child(SIGCHLD);
     if (pid == 0) become_coffer(user, path, arguments, environment, descriptors, report);
     if (pid < 0) child_fails(report, 4);
     close_from(0, told - 1);
@@ -212,12 +242,12 @@ static void keep_first_line(struct pc_run *run, size_t *kept, bool *line_done, c
     }
 }
 
-// Whether `pid`, a child, ends within `milliseconds` (reaped here, or by someone else).
+// Whether `pid`, the watcher, ends within `milliseconds` (reaped here).
 static bool ends_within(pid_t pid, long long milliseconds) {
     long long end = now_ms() + milliseconds;
     for (;;) {
         int status;
-        pid_t ended = waitpid(pid, &status, WNOHANG);
+        pid_t ended = waitpid(pid, &status, WNOHANG | __WCLONE);
         if (ended == pid || (ended < 0 && errno != EINTR)) return true;
         if (now_ms() >= end) return false;
         pause_briefly();
@@ -232,9 +262,9 @@ static void await_child(pid_t watcher, int errors, int told, long long deadline,
     char buffer[512];
     for (;;) {
         int status;
-        pid_t ended = waitpid(watcher, &status, WNOHANG);
+        pid_t ended = waitpid(watcher, &status, WNOHANG | __WCLONE);
         if (ended == watcher || (ended < 0 && errno != EINTR)) {
-            // Ended (or reaped by someone else): what coffer and the watcher wrote is in the pipes already.
+            // Ended: what coffer and the watcher wrote is in the pipes already.
             ssize_t count;
             while (open && (count = read(errors, buffer, sizeof buffer)) > 0) keep_first_line(run, &kept, &line_done, buffer, count);
             struct ending ending;
@@ -292,11 +322,8 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
     bool ready = null_device >= 0 && (secret3 == NULL || third >= 0) && (secret4 == NULL || fourth >= 0)
         && pipe2(errors, O_CLOEXEC) == 0 && pipe2(report, O_CLOEXEC) == 0 && pipe2(told, O_CLOEXEC) == 0;
 
-    // waitpid must see the watcher even where the application ignores SIGCHLD or reaps in a handler.
-    struct sigaction standard = {.sa_handler = SIG_DFL}, saved;
-    sigaction(SIGCHLD, &standard, &saved);
     long long deadline = now_ms() + (long long)options->timeout * 1000;
-    pid_t pid = ready ? fork() : -1;
+    pid_t pid = ready ? clone_child(0) : -1;
     if (pid == 0) {
         const int descriptors[5] = {null_device, null_device, errors[1], third, fourth};
         watch_coffer(user, options->coffer, argv, environment, descriptors, report[1], told[1], deadline);
@@ -330,7 +357,6 @@ void pc_run_coffer(pam_handle_t *ph, const struct pc_options *options, const str
             }
         }
     }
-    sigaction(SIGCHLD, &saved, NULL);
     if (errors[0] >= 0) close(errors[0]);
     if (report[0] >= 0) close(report[0]);
     if (told[0] >= 0) close(told[0]);

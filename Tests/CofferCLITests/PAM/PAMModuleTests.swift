@@ -312,6 +312,38 @@ final class PAMModuleTests: XCTestCase {
         }
     }
 
+    /// The module leaves the application's SIGCHLD handling alone while coffer runs: a child of
+    /// the application that ends then is announced to the application's handler (which never
+    /// sees the module's own processes), and in an application that ignores SIGCHLD it is reaped
+    /// by the kernel, leaving no zombie. The module still waits for coffer to end (the fake
+    /// coffer writes its mark after a second). Before, the module set SIGCHLD to its default
+    /// while coffer ran: the handler missed that child, and the ignoring application kept it as
+    /// a zombie. The probe is Fixtures/pam_sigchld_probe.c.
+    func testTheApplicationsChildrenAreAnnouncedWhileCofferRuns() throws {
+        let probe = try CProgram.build(
+            packageRoot.appendingPathComponent("Tests/CofferCLITests/Fixtures/pam_sigchld_probe.c"), named: "pam-sigchld-probe", packages: ["pam"])
+        let mark = login.home.appendingPathComponent("coffer-ran"), fake = folder.file("slow-coffer")
+        try "#!/bin/sh\n/bin/sleep 1\necho ran >> \(mark.path)\n".write(to: fake, atomically: true, encoding: .utf8)
+        chmod(fake.path, 0o755)
+        let module = "optional \(login.module.path) coffer=\(fake.path)"
+        let lines = ["auth required \(login.wrapperModules)/pam_set_items.so", "auth \(module)", "auth required pam_permit.so",
+            "session required pam_permit.so", "session \(module)"]
+        try (lines.joined(separator: "\n") + "\n").write(to: login.services.appendingPathComponent("probe"), atomically: true, encoding: .utf8)
+        for (mode, expected) in [("handler", "own=1 other=0 left=0"), ("ignore", "own=0 other=0 left=0")] {
+            try? FileManager.default.removeItem(at: mark)
+            let output = try ChildProcess.run(
+                probe, ["probe", login.user, mode],
+                environment: [
+                    "LD_PRELOAD": login.preload, "PAM_WRAPPER": "1", "PAM_WRAPPER_SERVICE_DIR": login.services.path,
+                    "NSS_WRAPPER_PASSWD": folder.file("passwd").path, "NSS_WRAPPER_GROUP": folder.file("group").path,
+                    "PAM_AUTHTOK": password,
+                ])
+            XCTAssertEqual(output.status, 0, output.stderrText)
+            XCTAssertEqual(output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines), expected, "\(mode): \(output.stderrText)")
+            XCTAssertEqual(try String(contentsOf: mark, encoding: .utf8), "ran\n", "\(mode): the module waited for coffer to end")
+        }
+    }
+
     /// The live (not zombie) processes whose real uid is `uid`, by pid.
     private func processes(of uid: uid_t) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
