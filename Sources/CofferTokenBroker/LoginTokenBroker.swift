@@ -28,6 +28,10 @@ package final class LoginTokenBroker: TokenBroker {
 
     package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
         let kind = try BrokeredLoginKind(login: login)
+        // Checked before an old session goes; the items' own write checks it again, atomically.
+        if let access = try vault.access(for: BrokeredSessions.settingsID(profile: profile)), !access.isOwned(by: owner) {
+            throw .accessDenied(program: owner?.description ?? "an unidentified program")
+        }
         if let old = try BrokeredLoginKind.stored(profile: profile, in: vault), old != kind {
             try removeSession(of: old, profile: profile, in: vault, at: path)
         }

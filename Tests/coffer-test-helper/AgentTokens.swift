@@ -10,8 +10,18 @@ import Synchronization
 ///                                             `failure DESCRIPTION` or `denied`, then a tab and
 ///                                             the reply's frame as read (base64)
 /// Exit status 0 when every request got a token, 13 when one was refused access, 1 otherwise.
+///   agent-keep-login SOCKET VAULT PROFILE     a `keep login` of PROFILE, the login's bytes read
+///                                             from stdin; prints `done`, `denied` or `failure …`
+///                                             (exit status 0, 13, 1)
 enum AgentTokens {
     static func run(_ arguments: [String]) -> Int32? {
+        if arguments.first == "agent-keep-login" {
+            guard arguments.count == 4 else { return 1 }
+            let login = SecureBytes(copying: FileHandle.standardInput.readDataToEndOfFile())
+            let line = exchange(.keepLogin(vault: arguments[2], profile: arguments[3], login: login), socket: arguments[1])
+            print(line.text)
+            return line.text.hasPrefix("done") ? 0 : line.text.hasPrefix("denied") ? 13 : 1
+        }
         guard arguments.first == "agent-tokens" else { return nil }
         guard arguments.count == 5, let count = Int(arguments[4]), count > 0 else { return 1 }
         let request = AgentRequest.token(vault: arguments[2], profile: arguments[3], refused: nil)
@@ -42,6 +52,7 @@ enum AgentTokens {
         let raw = Data(message.frame).base64EncodedString()
         switch try? AgentReply(message, to: request) {
         case .token(let token)?: return Line(text: "token \(token.value)\t\(raw)")
+        case .done?: return Line(text: "done\t\(raw)")
         case .failure(.accessDenied)?: return Line(text: "denied\t\(raw)")
         case let reply?: return Line(text: "failure \(reply)\t\(raw)")
         case nil: return Line(text: "failure malformed reply\t\(raw)")

@@ -17,6 +17,7 @@ import Foundation
 //                                           items through the agent, as a program of its own (AgentItems)
 //   keychain-get SERVICE ACCOUNT            Keychain(service:), the login keychain as an app reads it (KeychainCommands)
 //   agent-tokens SOCKET VAULT PROFILE COUNT token requests to the agent's broker, at once (AgentTokens)
+//   agent-keep-login SOCKET VAULT PROFILE   a login from stdin handed to the agent's broker (AgentTokens)
 //   shared-lock-holder FILE                 the PID holding SQLite's shared lock on FILE, or "none" (SharedLockHolder)
 let arguments = CommandLine.arguments.dropFirst().map { $0 }
 if let status = AgentPeer.run(arguments) ?? ResolveCaller.run(arguments) ?? AgentTokens.run(arguments) ?? AgentItems.run(arguments)

@@ -31,6 +31,12 @@ package struct ItemAccess: Hashable, Sendable {
         return true
     }
 
+    /// Whether `program` is the item's owner: an item without one is nobody's.
+    package func isOwned(by program: Program?) -> Bool {
+        guard let owner, let program else { return false }
+        return owner.matches(program)
+    }
+
     /// Removes every entry for `program`, whatever their digests and pins. Returns how many went.
     @discardableResult
     package mutating func remove(_ program: Program) -> Int {

@@ -53,6 +53,36 @@ extension Vault {
         }
     }
 
+    /// Creates or replaces items of `owner`'s, all in one durable transaction: a new item is
+    /// `owner`'s, with its `allowing` programs on its access list; an item `owner` owns already
+    /// is replaced, its access list as it was. When one of them is another's (a live item whose
+    /// owner is not `owner`, or that has none), nothing is written and the error is
+    /// ``CofferError/accessDenied(program:)``. The agent keeps a brokered login so: no program
+    /// replaces a login another made, nor widens who gets its tokens.
+    package func setOwned(
+        _ entries: [(id: ItemID, secret: Data, options: ItemOptions, allowing: [Program])], by owner: Program?
+    ) throws(CofferError) {
+        for entry in entries { try Limits.checkItem(entry.secret, for: entry.id, options: entry.options) }
+        let now = configuration.now()
+        try withUnlockedKeys { connection, keys throws(CofferError) in
+            try connection.transaction { () throws(CofferError) in
+                try prepareItemWrite(connection, keys)
+                for entry in entries {
+                    var keeping = try liveKept(of: entry.id, now: now, connection, keys)
+                    if let kept = keeping {
+                        guard kept.access.isOwned(by: owner) else { throw .accessDenied(program: owner?.description ?? "an unidentified program") }
+                    } else {
+                        var access = ItemAccess(owner: owner)
+                        for program in entry.allowing { access.insert(program) }
+                        try Self.checkLimit(of: access)
+                        keeping = Kept(created: now, access: access)
+                    }
+                    try upsert(entry.secret, for: entry.id, options: entry.options, now: now, owner: owner, keeping: keeping, connection, keys)
+                }
+            }
+        }
+    }
+
     /// Allows `program` to read the item besides its owner, in one durable transaction. An entry
     /// for the same program (the same executable, script, app and unit) is replaced, so a grant
     /// with a pin replaces one without. Returns whether the access list changed.

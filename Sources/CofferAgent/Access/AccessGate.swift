@@ -49,10 +49,8 @@ package struct AccessGate: Sendable {
     /// The verdict for `program` on an item with `access`, under `policy`. Pure: asks nobody,
     /// logs nothing.
     package static func verdict(policy: AccessPolicy, access: ItemAccess, program: Program?) -> Verdict {
-        if let program {
-            if let owner = access.owner, owner.matches(program) { return .allowed(.owner) }
-            if access.allowed.contains(where: { $0.matches(program) }) { return .allowed(.allowed) }
-        }
+        if access.isOwned(by: program) { return .allowed(.owner) }
+        if let program, access.allowed.contains(where: { $0.matches(program) }) { return .allowed(.allowed) }
         switch policy {
         case .open: return .allowed(.open)
         case .confirm: return .ask

@@ -31,15 +31,18 @@ extension AgentRequestHandler {
                 }
             }
         case .keepLogin(let path, let profile, let login):
+            // Only the program that made a login replaces it, whatever the policy, and nobody is
+            // asked: a program allowed the login's tokens would otherwise choose where its refresh
+            // token goes next, and who else gets its tokens.
             return withVault(path) { vault throws(CofferError) in
-                let decision: AuditEntry.Decision
-                switch try authorizeLogin(.write, profile: profile, in: vault, at: path, by: program, asking: asking, cancellation: cancellation, gate: gate) {
-                case .mustAsk: return nil
-                case .absent: decision = .owner  // a new login: its items are the caller's
-                case .allowed(let reason): decision = reason
+                let id = BrokeredSessions.settingsID(profile: profile)
+                do throws(CofferError) {
+                    try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
+                } catch .accessDenied {
+                    try gate.record(.write, item: id, in: vault, by: program, decision: .denied)
+                    throw .accessDenied(program: AccessGate.name(of: program))
                 }
-                try broker.keep(login, profile: profile, in: vault, at: path, owner: program)
-                try gate.record(.write, item: BrokeredSessions.settingsID(profile: profile), in: vault, by: program, decision: decision)
+                try gate.record(.write, item: id, in: vault, by: program, decision: .owner)
                 return .done
             }
         case .endLogin(let path, let profile):

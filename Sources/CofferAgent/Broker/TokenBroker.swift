@@ -21,8 +21,9 @@ package protocol TokenBroker: Sendable {
     func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure>
 
     /// Stores a new login of profile `profile` (`login`: ``BrokeredLogin``'s encoding), its
-    /// items new ones owned by `owner`. Throws ``CofferError/invalidArgument(reason:)`` for a
-    /// login it cannot read.
+    /// items new ones owned by `owner`, or replaces the login `owner` made before. Throws
+    /// ``CofferError/accessDenied(program:)``, changing nothing, when another program made the
+    /// profile's login, and ``CofferError/invalidArgument(reason:)`` for a login it cannot read.
     func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError)
 
     /// Ends the login `profile`: revokes its refresh token where the provider allows, and

@@ -10,8 +10,10 @@ package protocol BrokerableLogin {
     /// The settings of the login `profile` in `vault`, or `nil` when it holds none of this kind.
     static func settings(profile: String, in vault: Vault) throws(CofferError) -> Settings?
 
-    /// Stores the login of `profile` read from `bytes` in `vault`, new items owned by `owner`:
-    /// the session first, then the settings that make it usable. Throws
+    /// Stores the login of `profile` read from `bytes` in `vault`, its session and settings in
+    /// one transaction (``Vault/setOwned(_:by:)``): new items `owner`'s, the settings with the
+    /// login's other programs allowed, or items `owner` owns replaced. Throws
+    /// ``CofferError/accessDenied(program:)`` when one is another's, and
     /// ``CofferError/invalidArgument(reason:)`` for bytes that are no login of this kind and profile.
     static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?) throws(CofferError)
 

@@ -49,10 +49,12 @@ package struct BrokeredBackendLogin: Sendable, Codable, BrokerableLogin {
         guard let session = try? JSONEncoder.sessions.encode(login.session), let settings = try? JSONEncoder.sessions.encode(login.settings) else {
             throw .invalidArgument(reason: "the login to keep cannot be encoded")
         }
-        try vault.set(session, for: sessionID(profile: profile), options: ItemOptions(label: "Coffer brokered session \(profile)"), owner: owner)
-        try vault.set(
-            settings, for: BrokeredSessions.settingsID(profile: profile),
-            options: ItemOptions(label: "Coffer brokered login \(profile) (\(login.settings.backend.binding))"), owner: owner, allowing: allowed)
+        try vault.setOwned(
+            [
+                (sessionID(profile: profile), session, ItemOptions(label: "Coffer brokered session \(profile)"), []),
+                (BrokeredSessions.settingsID(profile: profile), settings,
+                 ItemOptions(label: "Coffer brokered login \(profile) (\(login.settings.backend.binding))"), allowed),
+            ], by: owner)
     }
 
     /// The settings of the brokered mobile backend login `profile` in `vault`, or `nil` when it

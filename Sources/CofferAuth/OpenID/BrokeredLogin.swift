@@ -42,10 +42,11 @@ package struct BrokeredLogin: Sendable, Codable, BrokerableLogin {
         if let old = try Self.settings(profile: profile, in: vault), old.clientID != login.settings.clientID || old.provider.issuer != login.settings.provider.issuer {
             _ = try vault.remove(OpenIDSessionLocation(issuer: old.provider.issuer.absoluteString, clientID: old.clientID, profile: profile).itemID)
         }
-        try vault.set(session, for: location.itemID, options: location.options, owner: owner)
-        try vault.set(
-            settings, for: BrokeredSessions.settingsID(profile: profile),
-            options: ItemOptions(label: "Coffer brokered login \(profile) (\(login.session.issuer))"), owner: owner, allowing: allowed)
+        try vault.setOwned(
+            [
+                (location.itemID, session, location.options, []),
+                (BrokeredSessions.settingsID(profile: profile), settings, ItemOptions(label: "Coffer brokered login \(profile) (\(login.session.issuer))"), allowed),
+            ], by: owner)
     }
 }
 

@@ -81,6 +81,54 @@ final class TokenBrokerAccessTests: BrokerTestCase {
         XCTAssertEqual(try tokenLog().map(\.decision), ["denied", "open"])
     }
 
+    /// A program allowed a login's tokens (granted, and answered `once` by the prompter) cannot
+    /// replace the login: its `keep login`, naming another token endpoint and more programs, is
+    /// refused without anyone being asked, logged `denied`, and leaves the login's settings,
+    /// session and access list as they were; the owner's logins and tokens go on. Before, a
+    /// granted program could point the login at its own token endpoint while a refresh ran, and
+    /// be sent the rotated refresh token (found by review on 2026-11-29), or widen the list.
+    func testAProgramAllowedTheTokensCannotReplaceTheLogin() async throws {
+        let prompts = folder.file("prompts")
+        try startAgentHoldingTheVault(prompter: "echo asked >> '\(prompts.path)'; echo once")
+        try await login()
+        XCTAssertEqual(try coffer(["access", "grant", "coffer.openid", "default", helper]).status, 0)
+        XCTAssertEqual(try helperTokens(1).status, 0, "the helper gets the login's tokens")
+
+        let settingsID = BrokeredSessions.settingsID(profile: "default")
+        func stored() throws -> (settings: Data?, session: [String: Any]?, access: ItemAccess?) {
+            let opened = try openVault()
+            defer { opened.lock() }
+            return (try opened.secret(for: settingsID), try storedSession(), try opened.access(for: settingsID))
+        }
+        let before = try stored()
+        var settings = try XCTUnwrap(try JSONSerialization.jsonObject(with: XCTUnwrap(before.settings)) as? [String: Any])
+        var provider = try XCTUnwrap(settings["provider"] as? [String: Any])
+        provider["tokenEndpoint"] = "http://127.0.0.1:9/token"
+        settings["provider"] = provider
+        let forged = try JSONSerialization.data(withJSONObject: [
+            "settings": settings, "session": try XCTUnwrap(before.session), "allowed": ["/usr/bin/perl"],
+        ])
+        let kept = try ChildProcess.run(helper, ["agent-keep-login", agentSocket.path, realVault, "default"], stdin: forged)
+        XCTAssertEqual(kept.status, 13, kept.stdoutText + kept.stderrText)
+        XCTAssertTrue(kept.stdoutText.hasPrefix("denied"), kept.stdoutText)
+
+        let after = try stored()
+        XCTAssertEqual(after.settings, before.settings, "the login still refreshes where it did")
+        XCTAssertEqual(after.access, before.access, "nobody was added to the login's list")
+        XCTAssertEqual(after.session?["refreshToken"] as? String, before.session?["refreshToken"] as? String)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: prompts.path), "a replacement is never asked about")
+        let opened = try openVault()
+        let entry = try XCTUnwrap(try opened.auditLog().first { $0.action.rawValue == "write" && $0.item == settingsID })
+        XCTAssertEqual(entry.decision.rawValue, "denied")
+        XCTAssertEqual(entry.program.map { String(decoding: $0.executablePath, as: UTF8.self) }, URL(fileURLWithPath: helper).resolvingSymlinksInPath().path)
+        opened.lock()
+
+        let token = try coffer(["token"])
+        XCTAssertEqual(token.status, 0, token.stderrText)
+        try await login()
+        XCTAssertNotEqual(try stored().session?["refreshToken"] as? String, before.session?["refreshToken"] as? String, "the owner logs in again")
+    }
+
     /// A token request for a profile nobody logged in to is exit 4 (log in), with no token.
     func testAProfileWithNoLoginIsExit4() throws {
         try startAgentHoldingTheVault()

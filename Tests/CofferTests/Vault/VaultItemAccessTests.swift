@@ -117,6 +117,35 @@ final class VaultItemAccessTests: XCTestCase {
         XCTAssertTrue(try vault.verify().isClean)
     }
 
+    /// `setOwned` (how the agent keeps a brokered login): new items are the owner's, each with its
+    /// own `allowing` list; the owner replaces them, their lists as they were whatever `allowing`
+    /// says; when one item is another program's, or nobody's, nothing of the write lands.
+    func testSetOwnedReplacesOnlyTheOwnersItems() throws {
+        let vault = try folder.makeVault()
+        let session = ItemID.genericPassword(service: "coffer.openid", account: "work session")
+        let settings = ItemID.genericPassword(service: "coffer.openid", account: "work")
+        try vault.setOwned([(session, Data("s1".utf8), ItemOptions(), []), (settings, Data("c1".utf8), ItemOptions(), [backup])], by: mailer)
+        XCTAssertEqual(try vault.access(for: session), ItemAccess(owner: mailer))
+        XCTAssertEqual(try vault.access(for: settings), ItemAccess(owner: mailer, allowed: [backup]))
+
+        try vault.setOwned([(session, Data("s2".utf8), ItemOptions(), []), (settings, Data("c2".utf8), ItemOptions(), [intruder])], by: mailer)
+        XCTAssertEqual(try vault.secret(for: settings), Data("c2".utf8))
+        XCTAssertEqual(try vault.access(for: settings), ItemAccess(owner: mailer, allowed: [backup]), "a replacement widens no list")
+
+        for stranger in [intruder, backup, nil] as [Program?] {
+            XCTAssertThrowsError(
+                try vault.setOwned([(session, Data("s3".utf8), ItemOptions(), []), (settings, Data("c3".utf8), ItemOptions(), [])], by: stranger)
+            ) { XCTAssertEqual(($0 as? CofferError).map { if case .accessDenied = $0 { true } else { false } }, true, "\($0)") }
+        }
+        XCTAssertEqual(try vault.secret(for: session), Data("s2".utf8), "the first item of a refused write is not written either")
+        XCTAssertEqual(try vault.secret(for: settings), Data("c2".utf8))
+
+        let unowned = ItemID.genericPassword(service: "coffer.openid", account: "old")
+        try vault.set(Data("o".utf8), for: unowned, owner: nil)
+        XCTAssertThrowsError(try vault.setOwned([(unowned, Data("x".utf8), ItemOptions(), [])], by: mailer), "an item with no owner is nobody's to replace")
+        XCTAssertEqual(try vault.secret(for: unowned), Data("o".utf8))
+    }
+
     /// An item that has expired is gone: setting it anew gives it the new owner and an empty list.
     /// An item whose record no longer opens is replaced as a new one too.
     func testAnExpiredOrUnreadableItemIsReplacedAsNew() throws {
