@@ -97,7 +97,7 @@ let package = Package(
         // The agent protocol's frames, socket and path checks without Foundation: what the thin
         // front programs (coffer, the credential helpers) need to ask the agent.
         .target(name: "CofferAgentWire", dependencies: ["CofferBase"]),
-        .target(name: "Coffer", dependencies: ["CofferBase", "CofferAgentWire", "CofferProcess", "CSodium", "CSQLite", "CLibSecret"]),
+        .target(name: "Coffer", dependencies: ["CofferBase", "CofferAgentWire", "CofferProcess", "CSodium", "CSQLite", "CLibSecret", "CLinux"]),
         .target(name: "CofferConformance", dependencies: ["Coffer"]),
         // The agent that keeps vaults unlocked between CLI commands: its server and the vaults it holds.
         // Identity/ tells which program each caller is (pidfds through CLinux); Prompts/ is the

@@ -84,6 +84,36 @@ final class AgentServerTests: InProcessAgentTestCase {
         XCTAssertEqual(try Vault.open(at: url, unlock: .keyFile(keyFile)).secret(for: second), Data("2".utf8))
     }
 
+    /// An `unlock` whose key file is the held vault itself (any program of the user can send one,
+    /// knowing no secret) is refused without the vault being opened by path, so the agent keeps
+    /// its SQLite locks: another process's close leaves the -wal, and what the agent writes
+    /// afterwards is in the file. Before, reading the "key file" dropped the agent's locks, and
+    /// writes made by other processes meanwhile were lost (found by review on 2026-11-29).
+    func testAnUnlockNamingTheHeldVaultAsItsKeyFileKeepsItsLocks() throws {
+        try startServer()
+        let url = folder.file("held.vault"), keyFile = folder.file("held.key")
+        try KeyFile.generate(at: keyFile)
+        _ = try Vault.create(at: url, with: .keyFile(keyFile))
+        let path = url.resolvingSymlinksInPath().path
+        guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
+            return XCTFail("unlock failed")
+        }
+        let store = try XCTUnwrap(try client.store(for: path))
+        try store.set(Data("1".utf8), for: .genericPassword(service: "com.example.multiprocess", account: "first"), options: ItemOptions())
+        guard case .failure(let error) = try client.send(.unlock(vault: path, credential: .keyFile(path), lifetime: 60)) else {
+            return XCTFail("a vault was taken for a key file")
+        }
+        XCTAssertEqual(error, .invalidArgument(reason: "\(path) is a vault this process has open"))
+        XCTAssertEqual(try SQLiteSharedLock.holder(of: path), "\(getpid())")
+        let other = try ChildProcess.run(BuiltProducts.executable("coffer-test-helper").path, ["open-loop", path, keyFile.path, "other", "1"])
+        XCTAssertEqual(other.status, 0, other.stderrText)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the vault the agent holds kept its -wal")
+        try store.set(Data("2".utf8), for: .genericPassword(service: "com.example.multiprocess", account: "second"), options: ItemOptions())
+        let reopened = try Vault.open(at: url, unlock: .keyFile(keyFile))
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: "com.example.multiprocess", account: "other")), Data("0".utf8))
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: "com.example.multiprocess", account: "second")), Data("2".utf8))
+    }
+
     func testAWrongKeyFileIsAnErrorReplyAndNothingIsHeld() throws {
         try startServer()
         let url = folder.file("other.vault")

@@ -101,10 +101,14 @@ static inline int coffer_is_fuse(int fd) {
 /// Opens `path` for reading only when it is a regular file, and opens nothing else on the way:
 /// the path is resolved first with O_PATH (which opens no device, FIFO or socket: opening some
 /// devices acts, /dev/watchdog arms a timer), the file checked, then that same file opened. With
-/// `nofollow`, a symbolic link as the last component is refused. Returns a close-on-exec
-/// descriptor, or -1 with errno (EINVAL: not a regular file). O_PATH is asm-generic's value where
-/// the headers Swift sees do not name it.
-static inline int coffer_open_regular(const char *path, int nofollow) {
+/// `nofollow`, a symbolic link as the last component is refused. `refuse`, when given, is asked
+/// about the file (its device and inode) before it is opened for reading, and a nonzero answer
+/// refuses it (EBUSY): a file this process has open as a database, whose POSIX locks closing any
+/// other descriptor of it would drop (an O_PATH descriptor's close drops none). Returns a
+/// close-on-exec descriptor, or -1 with errno (EINVAL: not a regular file). Where /proc is not
+/// mounted, the file is opened by its path again and must be the same file (else EAGAIN). O_PATH
+/// is asm-generic's value where the headers Swift sees do not name it.
+static inline int coffer_open_regular(const char *path, int nofollow, int (*refuse)(unsigned long long, unsigned long long)) {
 #if defined(O_PATH)
     int resolveOnly = O_PATH;
 #elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
@@ -119,11 +123,21 @@ static inline int coffer_open_regular(const char *path, int nofollow) {
     int failure = 0;
     if (fstat(handle, &info) != 0) failure = errno;
     else if (!S_ISREG(info.st_mode)) failure = EINVAL;
+    else if (refuse != NULL && refuse((unsigned long long)info.st_dev, (unsigned long long)info.st_ino)) failure = EBUSY;
     int descriptor = -1;
     if (!failure) {
         char link[32];
         snprintf(link, sizeof link, "/proc/self/fd/%d", handle);
         descriptor = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (descriptor < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) != 0) {
+            struct stat opened;
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
+            if (descriptor >= 0 && (fstat(descriptor, &opened) != 0 || opened.st_dev != info.st_dev || opened.st_ino != info.st_ino)) {
+                close(descriptor);
+                descriptor = -1;
+                errno = EAGAIN;
+            }
+        }
         if (descriptor < 0) failure = errno;
     }
     close(handle);

@@ -32,13 +32,11 @@ package struct SHA256Hasher {
     }
 
     /// The digest of the regular file at `path` (a symbolic link is followed), read whole; `nil`
-    /// when it is not a regular file or cannot be read.
+    /// when it is not a regular file, cannot be read, or is a vault this process has open
+    /// (``FileSecurity/openRegularFile(at:followingLinks:)``).
     package static func digest(ofFileAt path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = try? FileSecurity.openRegularFile(at: path, followingLinks: true) else { return nil }
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var hasher = SHA256Hasher()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {

@@ -1,3 +1,4 @@
+import CLinux
 import CofferAgentWire
 import Glibc
 
@@ -17,16 +18,20 @@ enum FileSecurity {
         do { return try PathSafety.realPath(of: path) } catch { throw CofferError(error) }
     }
 
-    /// Opens an existing file for reading without following a symbolic link and without
-    /// blocking (a FIFO opens at once and is then refused), and checks it is private.
-    /// The caller closes the descriptor.
+    /// Opens an existing file for reading without following a symbolic link, and checks it is
+    /// private: a FIFO, a device or a symbolic link is refused without being opened
+    /// (``openRegularFile(at:followingLinks:)``). The caller closes the descriptor.
     static func openPrivateFile(at path: String, missing: CofferError) throws(CofferError) -> Int32 {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            switch errno {
-            case ENOENT: throw missing
-            case ELOOP: throw .insecurePermissions(path: path, reason: "a symbolic link")
-            default: throw .storageUnavailable(reason: "cannot open \(path): \(describeErrno())")
+        let descriptor: Int32
+        do throws(RegularFileFailure) {
+            descriptor = try openRegularFile(at: path, followingLinks: false)
+        } catch {
+            switch error {
+            case .notFound: throw missing
+            case .symbolicLink: throw .insecurePermissions(path: path, reason: "a symbolic link")
+            case .notRegular: throw .insecurePermissions(path: path, reason: "not a regular file")
+            case .openDatabase: throw .invalidArgument(reason: "\(path) is a vault this process has open")
+            case .other(let reason): throw .storageUnavailable(reason: "cannot open \(path): \(reason)")
             }
         }
         var info = stat()
@@ -42,6 +47,29 @@ enum FileSecurity {
             throw error
         }
         return descriptor
+    }
+
+    /// Why ``openRegularFile(at:followingLinks:)`` opened nothing.
+    enum RegularFileFailure: Error {
+        case notFound, symbolicLink, notRegular
+        /// A file this process has open through SQLite (``OpenDatabaseFiles``).
+        case openDatabase
+        case other(String)
+    }
+
+    /// Opens the regular file at `path` for reading, opening nothing else on the way (a FIFO, a
+    /// device) and never a file this process has open through SQLite, whose locks closing the
+    /// descriptor would drop (``OpenDatabaseFiles``). The caller closes the descriptor.
+    static func openRegularFile(at path: String, followingLinks: Bool) throws(RegularFileFailure) -> Int32 {
+        let descriptor = coffer_open_regular(path, followingLinks ? 0 : 1, OpenDatabaseFiles.refusal)
+        guard descriptor < 0 else { return descriptor }
+        switch errno {
+        case ENOENT: throw .notFound
+        case ELOOP: throw .symbolicLink
+        case EINVAL: throw .notRegular
+        case EBUSY: throw .openDatabase
+        default: throw .other(describeErrno())
+        }
     }
 
     /// Checks that `path` (not followed if it is a symbolic link) is a private file, by its path:
@@ -77,13 +105,15 @@ enum FileSecurity {
     /// -shm) through this process's own descriptors on them, so that what is checked is what
     /// SQLite reads and writes, whatever happened to the paths meanwhile. The -wal and -shm
     /// need not exist. Where /proc is not mounted, the paths are checked instead (`lstat`).
-    static func checkOpenDescriptors(of path: String) throws(CofferError) {
+    /// Returns the files checked, by device and inode.
+    @discardableResult
+    static func checkOpenDescriptors(of path: String) throws(CofferError) -> Set<OpenDatabaseFiles.Identity> {
         let names = Set(["", "-wal", "-shm"].map { path + $0 })
         guard let folder = opendir("/proc/self/fd") else {
-            try checkPathsWithoutProc(names)
-            return
+            return try checkPathsWithoutProc(names)
         }
         defer { closedir(folder) }
+        var checked = Set<OpenDatabaseFiles.Identity>()
         var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -95,10 +125,13 @@ enum FileSecurity {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { continue }
             try checkPrivate(info, path: linked)
+            checked.insert(OpenDatabaseFiles.Identity(info))
         }
+        return checked
     }
 
-    private static func checkPathsWithoutProc(_ paths: Set<String>) throws(CofferError) {
+    private static func checkPathsWithoutProc(_ paths: Set<String>) throws(CofferError) -> Set<OpenDatabaseFiles.Identity> {
+        var checked = Set<OpenDatabaseFiles.Identity>()
         for path in paths.sorted() {
             var info = stat()
             guard lstat(path, &info) == 0 else {
@@ -106,7 +139,9 @@ enum FileSecurity {
                 throw .storageUnavailable(reason: "cannot stat \(path): \(describeErrno())")
             }
             try checkPrivate(info, path: path)
+            checked.insert(OpenDatabaseFiles.Identity(info))
         }
+        return checked
     }
 
     /// Creates `path` and any missing parents with mode 0700.

@@ -12,6 +12,8 @@ final class SQLiteConnection {
     /// Set for a database in rollback-journal mode: it is switched to WAL before the first
     /// write, never by a read (docs/vault-format.md, 2).
     var switchesToWALBeforeWriting = false
+    /// The files this connection has open, as ``OpenDatabaseFiles`` knows them until it closes.
+    private var heldFiles = Set<OpenDatabaseFiles.Identity>()
 
     /// Opens the database at `path` (a symbolic link is refused); `create` allows creating a
     /// missing file.
@@ -74,6 +76,14 @@ final class SQLiteConnection {
     deinit {
         statements.removeAll()
         sqlite3_close_v2(handle)
+        OpenDatabaseFiles.remove(heldFiles)
+    }
+
+    /// Notes the files this connection has open (the database, its -wal and -shm), so that no
+    /// descriptor of Coffer's own is opened on them while it is open (``OpenDatabaseFiles``).
+    func holds(_ files: Set<OpenDatabaseFiles.Identity>) {
+        OpenDatabaseFiles.add(files.subtracting(heldFiles))
+        heldFiles.formUnion(files)
     }
 
     /// The first `length` bytes of the database file (fewer for a shorter file), read through

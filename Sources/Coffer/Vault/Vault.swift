@@ -77,7 +77,7 @@ public final class Vault: Sendable {
             throw .storageUnavailable(reason: "the vault is on read-only media with commits still in its -wal; copy the vault and its -wal to writable media")
         }
         let vaultID = try readHeader(connection)
-        try FileSecurity.checkOpenDescriptors(of: path)
+        connection.holds(try FileSecurity.checkOpenDescriptors(of: path))
         try configure(connection)
         connection.switchesToWALBeforeWriting = !header.isWAL
         connection.allowCheckpointOnClose()

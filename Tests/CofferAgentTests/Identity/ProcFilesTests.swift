@@ -1,3 +1,5 @@
+import CofferTestSupport
+import Glibc
 import XCTest
 @testable import CofferAgent
 import Coffer
@@ -21,6 +23,25 @@ final class ProcFilesTests: XCTestCase {
         let stat = try XCTUnwrap(ProcFiles.read("/proc/self/stat", limit: 4096))
         let started = try XCTUnwrap(ProcFiles.startTime(stat: stat))
         XCTAssertLessThanOrEqual(started, BootClock.now())
+    }
+
+    /// A script a caller names that is a vault this process has open is not opened (closing it
+    /// would drop the vault's SQLite locks): the caller's program is that script, unreadable, and
+    /// the lock stays. Before, a process could name the agent's held vault as its script
+    /// (found by review on 2026-11-29).
+    func testAScriptThatIsAnOpenVaultIsNotOpened() throws {
+        let folder = TemporaryFolder()
+        let keyFile = folder.file("v.key")
+        try KeyFile.generate(at: keyFile)
+        let vault = try Vault.create(at: folder.file("v.vault"), with: .keyFile(keyFile))
+        try vault.set(Data("s".utf8), for: .genericPassword(service: "s", account: "a"))
+        let path = folder.file("v.vault").resolvingSymlinksInPath().path
+        let script = try ProgramFile.script(Array(path.utf8), of: getpid(), uid: geteuid(), digests: FileDigests())
+        XCTAssertEqual(String(decoding: script.path, as: UTF8.self), path + " (unreadable)")
+        XCTAssertNil(script.digest)
+        XCTAssertNil(ProcFiles.read(path, limit: 100, regularOnly: true))
+        XCTAssertEqual(try SQLiteSharedLock.holder(of: path), "\(getpid())")
+        XCTAssertEqual(try vault.secret(for: .genericPassword(service: "s", account: "a")), Data("s".utf8))
     }
 
     /// The effective uid is the second value of `Uid:`.

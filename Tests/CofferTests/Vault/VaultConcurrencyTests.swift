@@ -75,10 +75,27 @@ final class VaultConcurrencyTests: XCTestCase {
         XCTAssertEqual(try reopened.secret(for: .genericPassword(service: service, account: "after")), Data("after".utf8))
     }
 
+    /// A file this process has open as a vault (or its -shm) is never opened by path and closed
+    /// again, which would drop SQLite's locks: as a key file it is refused, naming the vault, and
+    /// a program's digest is not taken of it; the vault's lock stays. Once the vault is closed,
+    /// the same file reads as a key file again (and is refused for its size). Before, any program
+    /// of the user could have the agent read a held vault as a key file (an `unlock` naming it),
+    /// and writes were then lost (found by review on 2026-11-29).
+    func testAFileThisProcessHasOpenAsAVaultIsNotOpenedByPath() throws {
+        var vault: Vault? = try folder.makeVault()
+        let path = folder.file("test.vault").path
+        try vault?.set(Data("s".utf8), for: .genericPassword(service: service, account: "a"))
+        for file in [path, path + "-shm"] {
+            XCTAssertThrows(.invalidArgument(reason: "\(file) is a vault this process has open"), try KeyFile.read(at: URL(fileURLWithPath: file)))
+            XCTAssertNil(SHA256Hasher.digest(ofFileAt: file))
+        }
+        XCTAssertEqual(try sharedLockHolder(path), "\(getpid())")
+        vault = nil
+        XCTAssertThrows(.invalidArgument(reason: "a key file holds exactly 32 bytes"), try KeyFile.read(at: URL(fileURLWithPath: path)))
+    }
+
     private func sharedLockHolder(_ path: String) throws -> String {
-        let output = try ChildProcess.run(helper, ["shared-lock-holder", path])
-        XCTAssertEqual(output.status, 0, output.stdoutText)
-        return output.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+        try SQLiteSharedLock.holder(of: path)
     }
 
     /// Two other processes and this one write to one vault at once; all writes land, none fails.
