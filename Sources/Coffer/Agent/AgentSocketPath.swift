@@ -51,11 +51,12 @@ extension AgentSocket {
         guard descriptor >= 0 else { throw .storageUnavailable(reason: "socket: \(describe(errno))") }
         var address: sockaddr_un
         do { address = try self.address(path) } catch { close(descriptor); throw .invalidArgument(reason: "the socket path is too long") }
-        let previous = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
+        // The socket file takes the socket's own mode (less the umask) at bind: 0600 from the
+        // start, without changing the process's umask, which other threads (a share being made,
+        // a child being started) would see.
+        let bound = fchmod(descriptor, 0o600) == 0 ? withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        umask(previous)
+        } : -1
         guard bound == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
             let reason = describe(errno)
             close(descriptor)

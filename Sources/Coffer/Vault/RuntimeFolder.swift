@@ -21,7 +21,9 @@ public enum RuntimeFolder {
 
     /// `path`, created with mode 0700 if missing, after ``checkPrivate(_:)``.
     public static func privateFolder(at path: String) throws(CofferError) -> URL {
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
+        if mkdir(path, 0o700) == 0 {
+            _ = chmod(path, 0o700)  // whatever the umask
+        } else if errno != EEXIST {
             throw .storageUnavailable(reason: "cannot create \(path): \(describeErrno())")
         }
         try checkPrivate(path)
