@@ -13,6 +13,13 @@ import Dispatch
 package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
     private let configuration: ClientConfiguration
     private let clients = Guarded<[Key: Held]>([:])
+    /// When a refusal last made each login refresh.
+    private let refreshedOnRefusal = Guarded<[Key: ContinuousClock.Instant]>([:])
+
+    /// The least time between two refusals that make a login refresh: a program (or a sandbox,
+    /// through a share) refusing every token it gets would otherwise have the agent refresh at
+    /// the provider as fast as it asks, spending the provider's limits on the user's login.
+    package static var refusalInterval: Duration { .seconds(10) }
 
     private struct Key: Hashable {
         let path: String
@@ -38,6 +45,10 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
 
     package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {
         guard let client = try client(profile: profile, in: vault, at: path) else { return .failure(.notLoggedIn) }
+        if let refused, refusedTooSoon(Key(path: path, profile: profile)) {
+            if let fresh = Self.wait({ await client.freshToken() }), fresh.value != refused { return .success(fresh) }
+            return .failure(.providerUnavailable("a token of this login was refused less than \(Self.refusalInterval) ago; ask again later"))
+        }
         let result = Self.wait { () async -> Result<BrokeredToken, AuthError> in
             do throws(AuthError) { return .success(try await client.brokeredToken(refusing: refused)) } catch { return .failure(error) }
         }
@@ -83,6 +94,17 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
             let client = Login.client(settings, profile: profile, in: vault, configuration: configuration)
             held[key] = Held(vault: ObjectIdentifier(vault), settings: settings, client: client)
             return client
+        }
+    }
+
+    /// Whether a refusal made the login `key` refresh less than ``refusalInterval`` ago; when
+    /// not, this refusal is noted as the last.
+    private func refusedTooSoon(_ key: Key) -> Bool {
+        let now = ContinuousClock.now
+        return refreshedOnRefusal.withLock { last in
+            if let previous = last[key], now - previous < Self.refusalInterval { return true }
+            last[key] = now
+            return false
         }
     }
 

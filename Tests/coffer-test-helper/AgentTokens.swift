@@ -5,10 +5,12 @@ import Glibc
 import Synchronization
 
 /// Token requests to the agent's broker, as a program other than `coffer` makes them:
-///   agent-tokens SOCKET VAULT PROFILE COUNT   COUNT requests at once, each on a connection of
+///   agent-tokens SOCKET VAULT PROFILE COUNT [REFUSED]
+///                                             COUNT requests at once, each on a connection of
 ///                                             its own; prints one line per reply: `token VALUE`,
 ///                                             `failure DESCRIPTION` or `denied`, then a tab and
-///                                             the reply's frame as read (base64)
+///                                             the reply's frame as read (base64); REFUSED: a
+///                                             token the requests say a resource refused
 /// Exit status 0 when every request got a token, 13 when one was refused access, 1 otherwise.
 ///   agent-keep-login SOCKET VAULT PROFILE     a `keep login` of PROFILE, the login's bytes read
 ///                                             from stdin; prints `done`, `denied` or `failure …`
@@ -23,8 +25,8 @@ enum AgentTokens {
             return line.text.hasPrefix("done") ? 0 : line.text.hasPrefix("denied") ? 13 : 1
         }
         guard arguments.first == "agent-tokens" else { return nil }
-        guard arguments.count == 5, let count = Int(arguments[4]), count > 0 else { return 1 }
-        let request = AgentRequest.token(vault: arguments[2], profile: arguments[3], refused: nil)
+        guard arguments.count == 5 || arguments.count == 6, let count = Int(arguments[4]), count > 0 else { return 1 }
+        let request = AgentRequest.token(vault: arguments[2], profile: arguments[3], refused: arguments.count == 6 ? arguments[5] : nil)
         let lines = Lines()
         let group = DispatchGroup()
         for _ in 0..<count {

@@ -131,6 +131,35 @@ final class TokenBrokerTests: BrokerTestCase {
         XCTAssertTrue(try refreshToken() != before, "the rotated refresh token is stored")
     }
 
+    /// A refused token makes the agent refresh, but not again within 10 s: a program (a sandbox
+    /// through a share, say) that refuses every token it gets makes one refresh, and its next
+    /// refusal is a transient failure ("ask again later") with no request to the provider and no
+    /// token. A refusal naming a token that is no longer current gets the current one. Before,
+    /// each refusal was one more refresh and rotation at the provider (found by review on 2026-11-29).
+    func testRefusalsMakeAtMostOneRefreshInTenSeconds() async throws {
+        try startAgentHoldingTheVault(policy: .open)
+        try await login()
+        let first = try coffer(["token"]).stdoutText.trimmingCharacters(in: .newlines)
+        let counted = try await server.refreshCount()
+
+        let renewed = try helperTokens(refusing: first)
+        XCTAssertEqual(renewed.status, 0, renewed.stdoutText)
+        let second = try XCTUnwrap(Self.replies(renewed).first?.line.split(separator: " ").last.map(String.init))
+        XCTAssertNotEqual(second, first)
+        let again = try helperTokens(refusing: second)
+        XCTAssertEqual(again.status, 1, again.stdoutText)
+        XCTAssertTrue(again.stdoutText.hasPrefix("failure ") && again.stdoutText.contains("ask again later"), again.stdoutText)
+        XCTAssertFalse(again.stdoutText.contains(second), "the refused token is not handed out again")
+        let stale = try helperTokens(refusing: first)
+        XCTAssertEqual(Self.replies(stale).first?.line, "token \(second)", "a stale refusal gets the current token")
+        let after = try await server.refreshCount()
+        XCTAssertEqual(after.count - counted.count, 1, "one refresh for three refusals")
+    }
+
+    private func helperTokens(refusing token: String) throws -> ChildProcess.Output {
+        try ChildProcess.run(helper, ["agent-tokens", agentSocket.path, realVault, "default", "1", token])
+    }
+
     /// `coffer status` asks the agent (exit 0, authorized, no refresh token held by the command,
     /// no token shown); `coffer logout` has the agent revoke the refresh token at the provider
     /// and remove the login: the provider then refuses that refresh token, the vault holds no
