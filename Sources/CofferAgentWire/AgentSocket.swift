@@ -155,9 +155,10 @@ package enum AgentSocket {
         return bytes
     }
 
-    /// Makes `descriptor` non-blocking and close-on-exec (Glibc's module has neither `accept4`
-    /// nor `pipe2`; the agent starts no process, so setting it after is no race). On failure the
-    /// descriptor is closed and `errno` set.
+    /// Makes `descriptor` non-blocking and close-on-exec (Glibc's module has no `accept4`). A
+    /// process another thread starts meanwhile does not inherit it all the same: every child is
+    /// started through `ChildCommand`, which closes all but the descriptors it names. On failure
+    /// the descriptor is closed and `errno` set.
     package static func makeNonBlocking(_ descriptor: Int32) -> Bool {
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(descriptor, F_SETFD, FD_CLOEXEC) == 0 else {

@@ -52,7 +52,10 @@ package struct ChildCommand: Sendable {
                 posix_spawn_file_actions_adddup2(&actions, copy, target)
             }
         }
-        coffer_spawn_add_closefrom(&actions, firstUnnamed)
+        // Every other descriptor closes in the child, close-on-exec or not yet (one another
+        // thread has just accepted or opened): nothing spawns without this action.
+        let closing = coffer_spawn_add_closefrom(&actions, firstUnnamed)
+        guard closing == 0 else { throw .system(call: "posix_spawn_file_actions_addclosefrom_np", errno: closing) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
