@@ -106,9 +106,12 @@ static inline int coffer_is_fuse(int fd) {
 /// refuses it (EBUSY): a file this process has open as a database, whose POSIX locks closing any
 /// other descriptor of it would drop (an O_PATH descriptor's close drops none). Returns a
 /// close-on-exec descriptor, or -1 with errno (EINVAL: not a regular file). Where /proc is not
-/// mounted, the file is opened by its path again and must be the same file (else EAGAIN). O_PATH
-/// is asm-generic's value where the headers Swift sees do not name it.
-static inline int coffer_open_regular(const char *path, int nofollow, int (*refuse)(unsigned long long, unsigned long long)) {
+/// mounted, the file can only be opened by its path again, which another file may have taken
+/// meanwhile: that is done only with `may_reopen_by_path` (the caller has no database open, so
+/// no lock to lose), and the file must be the same (else EAGAIN); otherwise ENOSYS. O_PATH is
+/// asm-generic's value where the headers Swift sees do not name it.
+static inline int coffer_open_regular(const char *path, int nofollow, int (*refuse)(unsigned long long, unsigned long long),
+                                      int may_reopen_by_path) {
 #if defined(O_PATH)
     int resolveOnly = O_PATH;
 #elif defined(__x86_64__) || defined(__aarch64__) || defined(__i386__) || defined(__arm__) || defined(__riscv)
@@ -129,7 +132,9 @@ static inline int coffer_open_regular(const char *path, int nofollow, int (*refu
         char link[32];
         snprintf(link, sizeof link, "/proc/self/fd/%d", handle);
         descriptor = open(link, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (descriptor < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) != 0) {
+        if (descriptor < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) != 0 && !may_reopen_by_path) {
+            errno = ENOSYS;
+        } else if (descriptor < 0 && errno == ENOENT && access("/proc/self/fd", F_OK) != 0) {
             struct stat opened;
             descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (nofollow ? O_NOFOLLOW : 0));
             if (descriptor >= 0 && (fstat(descriptor, &opened) != 0 || opened.st_dev != info.st_dev || opened.st_ino != info.st_ino)) {

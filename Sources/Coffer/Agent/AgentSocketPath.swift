@@ -53,11 +53,13 @@ extension AgentSocket {
         do { address = try self.address(path) } catch { close(descriptor); throw .invalidArgument(reason: "the socket path is too long") }
         // The socket file takes the socket's own mode (less the umask) at bind: 0600 from the
         // start, without changing the process's umask, which other threads (a share being made,
-        // a child being started) would see.
+        // a child being started) would see. Its folder is the user's alone (or sticky), so the
+        // chmod after bind reaches the same file.
         let bound = fchmod(descriptor, 0o600) == 0 ? withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         } : -1
-        guard bound == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
+        // A umask that takes the owner's bits would leave a socket the user cannot connect to.
+        guard bound == 0, chmod(path, 0o600) == 0, Glibc.listen(descriptor, SOMAXCONN) == 0 else {
             let reason = describe(errno)
             close(descriptor)
             throw .storageUnavailable(reason: "cannot listen at \(path): \(reason)")

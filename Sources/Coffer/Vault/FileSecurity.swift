@@ -61,7 +61,7 @@ enum FileSecurity {
     /// device) and never a file this process has open through SQLite, whose locks closing the
     /// descriptor would drop (``OpenDatabaseFiles``). The caller closes the descriptor.
     static func openRegularFile(at path: String, followingLinks: Bool) throws(RegularFileFailure) -> Int32 {
-        let descriptor = coffer_open_regular(path, followingLinks ? 0 : 1, OpenDatabaseFiles.refusal)
+        let descriptor = OpenDatabaseFiles.openRegular(path, followingLinks: followingLinks)
         guard descriptor < 0 else { return descriptor }
         switch errno {
         case ENOENT: throw .notFound

@@ -1,3 +1,4 @@
+import CLinux
 import CofferBase
 import Glibc
 
@@ -40,9 +41,18 @@ package enum OpenDatabaseFiles {
         }
     }
 
+    /// Whether no connection of this process holds any file.
+    package static var isEmpty: Bool { held.withLock { $0.isEmpty } }
+
     /// Whether a connection of this process holds the file.
     package static func contains(device: UInt64, inode: UInt64) -> Bool {
         held.withLock { $0[Identity(device: device, inode: inode)] != nil }
+    }
+
+    /// Opens the regular file at `path` for reading as ``coffer_open_regular`` does, refusing a
+    /// file a connection holds (EBUSY); -1 and errno when it opens nothing.
+    package static func openRegular(_ path: UnsafePointer<CChar>, followingLinks: Bool) -> Int32 {
+        coffer_open_regular(path, followingLinks ? 0 : 1, refusal, isEmpty ? 1 : 0)
     }
 
     /// The check ``coffer_open_regular`` makes before it opens a file for reading: nonzero refuses it.

@@ -6,6 +6,8 @@ import CofferBase
 /// Not thread-safe by itself: its owner (``Vault``) serialises every use under a lock.
 final class SQLiteConnection {
     private let handle: OpaquePointer
+    /// The database file's path.
+    private let path: String
     /// Prepared statements by their SQL's address: every statement is a literal
     /// (`StaticString`), so none is built from data, and finding it hashes no text.
     private var statements: [UnsafeRawPointer: SQLiteStatement] = [:]
@@ -33,6 +35,7 @@ final class SQLiteConnection {
             throw Self.error(for: status)
         }
         handle = db
+        self.path = path
         sqlite3_busy_timeout(db, Int32(clamping: busyTimeout.clampedMilliseconds))
         // Refuse schema tricks from a hostile file: no writable schema, no functions from schema objects.
         _ = coffer_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DEFENSIVE, 1)
@@ -122,12 +125,15 @@ final class SQLiteConnection {
     /// IMMEDIATE takes the write lock up front, so the busy handler covers every wait and a
     /// read-then-write upgrade can never fail with SQLITE_BUSY_SNAPSHOT.
     func transaction<R>(_ body: () throws(CofferError) -> R) throws(CofferError) -> R {
-        if switchesToWALBeforeWriting {
+        let switching = switchesToWALBeforeWriting
+        if switching {
             try execute("PRAGMA journal_mode = WAL")
             switchesToWALBeforeWriting = false
         }
         try run("BEGIN IMMEDIATE")
         do {
+            // The switch made the -wal and -shm, opened by this transaction: this connection's files too.
+            if switching { holds(try FileSecurity.checkOpenDescriptors(of: path)) }
             let result = try body()
             try run("COMMIT")
             return result

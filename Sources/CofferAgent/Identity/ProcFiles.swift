@@ -9,7 +9,7 @@ enum ProcFiles {
     /// opened or read. With `regularOnly` (for a file a process chooses), a symbolic link as the
     /// last component, or anything but a regular file, is refused (EINVAL) without being opened.
     static func read(_ path: String, limit: Int, regularOnly: Bool = false) -> [UInt8]? {
-        let descriptor = regularOnly ? coffer_open_regular(path, 1, OpenDatabaseFiles.refusal) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        let descriptor = regularOnly ? OpenDatabaseFiles.openRegular(path, followingLinks: false) : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         // Most of these files are a few hundred bytes: read in pages, not into a buffer of `limit`.

@@ -49,7 +49,7 @@ struct ProgramFile {
         let absolute = name.first == UInt8(ascii: "/")
         let through = Array((absolute ? "/proc/\(pid)/root" : "/proc/\(pid)/cwd/").utf8) + name
         // The process names the file: opened only once known to be a regular file.
-        let descriptor = coffer_open_regular(ProcFiles.cPath(through), 0, OpenDatabaseFiles.refusal)
+        let descriptor = OpenDatabaseFiles.openRegular(ProcFiles.cPath(through), followingLinks: true)
         defer { if descriptor >= 0 { close(descriptor) } }
         var info = stat()
         guard descriptor >= 0, fstat(descriptor, &info) == 0, let real = ProcFiles.link("/proc/self/fd/\(descriptor)")

@@ -37,4 +37,17 @@ final class AgentSocketPathTests: XCTestCase {
         XCTAssertEqual(failures.entries, [])
         XCTAssertEqual(umask(0o022), 0o022, "the umask is as it was")
     }
+
+    /// A umask that takes the owner's own bits (0277) still gives a 0600 socket the user can
+    /// connect to.
+    func testTheSocketIs0600WhateverTheUmask() throws {
+        let path = folder.file("s").path
+        let before = umask(0o277)
+        defer { umask(before) }
+        let descriptor = try AgentSocket.listen(path: path)
+        defer { close(descriptor) }
+        var info = stat()
+        XCTAssertEqual(stat(path, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+    }
 }

@@ -94,6 +94,20 @@ final class VaultConcurrencyTests: XCTestCase {
         XCTAssertThrows(.invalidArgument(reason: "a key file holds exactly 32 bytes"), try KeyFile.read(at: URL(fileURLWithPath: path)))
     }
 
+    /// A vault opened in rollback-journal mode gets its -wal and -shm at its first write (the
+    /// switch to WAL): from then on they are refused by path as the vault is.
+    func testTheWALAndSHMMadeByTheSwitchToWALAreNotOpenedByPath() throws {
+        do { try folder.makeVault().set(Data("v".utf8), for: .genericPassword(service: service, account: "a")) }
+        let url = folder.file("test.vault")
+        try RawVaultFile(url).execute("PRAGMA journal_mode = DELETE")
+        let vault = try Vault.open(at: url, unlock: .passphrase(testPassphrase), configuration: .test())
+        try vault.set(Data("w".utf8), for: .genericPassword(service: service, account: "a"))
+        for file in [url.path + "-wal", url.path + "-shm"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+            XCTAssertThrows(.invalidArgument(reason: "\(file) is a vault this process has open"), try KeyFile.read(at: URL(fileURLWithPath: file)))
+        }
+    }
+
     private func sharedLockHolder(_ path: String) throws -> String {
         try SQLiteSharedLock.holder(of: path)
     }
