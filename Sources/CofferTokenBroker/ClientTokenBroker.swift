@@ -45,9 +45,12 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
 
     package func token(profile: String, refused: String?, in vault: Vault, at path: String) throws(CofferError) -> Result<BrokeredToken, TokenFailure> {
         guard let client = try client(profile: profile, in: vault, at: path) else { return .failure(.notLoggedIn) }
-        if let refused, refusedTooSoon(Key(path: path, profile: profile)) {
-            if let fresh = Self.wait({ await client.freshToken() }), fresh.value != refused { return .success(fresh) }
-            return .failure(.providerUnavailable("a token of this login was refused less than \(Self.refusalInterval) ago; ask again later"))
+        if let refused, let current = Self.wait({ await client.freshToken() }) {
+            // A refusal of a token that is no longer the current one: the current one, no refresh.
+            guard current.value == refused else { return .success(current) }
+            if refusedTooSoon(Key(path: path, profile: profile)) {
+                return .failure(.providerUnavailable("a token of this login was refused less than \(Self.refusalInterval) ago; ask again later"))
+            }
         }
         let result = Self.wait { () async -> Result<BrokeredToken, AuthError> in
             do throws(AuthError) { return .success(try await client.brokeredToken(refusing: refused)) } catch { return .failure(error) }
@@ -97,8 +100,8 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
         }
     }
 
-    /// Whether a refusal made the login `key` refresh less than ``refusalInterval`` ago; when
-    /// not, this refusal is noted as the last.
+    /// Whether a refusal of its current token made the login `key` refresh less than
+    /// ``refusalInterval`` ago; when not, this refusal is noted as the last.
     private func refusedTooSoon(_ key: Key) -> Bool {
         let now = ContinuousClock.now
         return refreshedOnRefusal.withLock { last in
@@ -111,6 +114,7 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
     /// Drops the client of `profile`: its login was replaced or ended.
     private func forget(profile: String, at path: String) {
         clients.withLock { $0[Key(path: path, profile: profile)] = nil }
+        refreshedOnRefusal.withLock { $0[Key(path: path, profile: profile)] = nil }
     }
 
     /// What a program is told when no token could be had, never with a token. An expired token

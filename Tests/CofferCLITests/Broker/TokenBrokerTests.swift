@@ -134,13 +134,16 @@ final class TokenBrokerTests: BrokerTestCase {
     /// A refused token makes the agent refresh, but not again within 10 s: a program (a sandbox
     /// through a share, say) that refuses every token it gets makes one refresh, and its next
     /// refusal is a transient failure ("ask again later") with no request to the provider and no
-    /// token. A refusal naming a token that is no longer current gets the current one. Before,
+    /// token. A refusal naming a token that is not the current one gets the current one, and
+    /// does not count (one before the first refusal leaves it its refresh). Before,
     /// each refusal was one more refresh and rotation at the provider (found by review on 2026-11-29).
     func testRefusalsMakeAtMostOneRefreshInTenSeconds() async throws {
         try startAgentHoldingTheVault(policy: .open)
         try await login()
         let first = try coffer(["token"]).stdoutText.trimmingCharacters(in: .newlines)
         let counted = try await server.refreshCount()
+        let unknown = try helperTokens(refusing: "not a token of this login")
+        XCTAssertEqual(Self.replies(unknown).first?.line, "token \(first)", "a refusal of another token changes nothing")
 
         let renewed = try helperTokens(refusing: first)
         XCTAssertEqual(renewed.status, 0, renewed.stdoutText)
