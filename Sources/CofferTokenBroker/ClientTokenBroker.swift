@@ -63,7 +63,12 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
     }
 
     package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
-        try Login.keep(login, profile: profile, in: vault, owner: owner)
+        try keep(login, profile: profile, in: vault, at: path, owner: owner, removing: [])
+    }
+
+    /// ``keep(_:profile:in:at:owner:)``, removing the items `removing` names in the same transaction.
+    func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?, removing: [ItemID]) throws(CofferError) {
+        try Login.keep(login, profile: profile, in: vault, owner: owner, removing: removing)
         forget(profile: profile, at: path)
     }
 
@@ -81,10 +86,13 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
         return .success(1)
     }
 
-    /// Removes the session of `profile`, unrevoked, and forgets its client: a login of another
-    /// kind replaces it.
-    func removeSession(profile: String, in vault: Vault, at path: String) throws(CofferError) {
-        try Login.removeSession(profile: profile, from: vault)
+    /// The item of the session of `profile` in `vault`, which a login of another kind replaces.
+    func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
+        try Login.sessionID(profile: profile, in: vault)
+    }
+
+    /// Forgets the client of `profile`: a login of another kind replaced it.
+    func forgetClient(profile: String, at path: String) {
         forget(profile: profile, at: path)
     }
 

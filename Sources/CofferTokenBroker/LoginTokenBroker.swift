@@ -28,14 +28,19 @@ package final class LoginTokenBroker: TokenBroker {
 
     package func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?) throws(CofferError) {
         let kind = try BrokeredLoginKind(login: login)
-        // Checked before an old session goes; the items' own write checks it again, atomically.
-        if let access = try vault.access(for: BrokeredSessions.settingsID(profile: profile)), !access.isOwned(by: owner) {
-            throw .accessDenied(program: owner?.description ?? "an unidentified program")
+        // The old kind's session goes in the same transaction as the new login's items, which
+        // checks that the caller owns all of them: a refused login changes nothing.
+        let old = try BrokeredLoginKind.stored(profile: profile, in: vault).flatMap { $0 == kind ? nil : $0 }
+        let stale = try old.flatMap { old throws(CofferError) in try sessionID(of: old, profile: profile, in: vault) }
+        switch kind {
+        case .openID: try openID.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
+        case .mobileBackend: try mobileBackend.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
         }
-        if let old = try BrokeredLoginKind.stored(profile: profile, in: vault), old != kind {
-            try removeSession(of: old, profile: profile, in: vault, at: path)
+        switch old {
+        case .openID?: openID.forgetClient(profile: profile, at: path)
+        case .mobileBackend?: mobileBackend.forgetClient(profile: profile, at: path)
+        case nil: break
         }
-        try broker(of: kind).keep(login, profile: profile, in: vault, at: path, owner: owner)
     }
 
     package func end(profile: String, in vault: Vault, at path: String) throws(CofferError) -> Result<Int, TokenFailure> {
@@ -50,10 +55,10 @@ package final class LoginTokenBroker: TokenBroker {
         }
     }
 
-    private func removeSession(of kind: BrokeredLoginKind, profile: String, in vault: Vault, at path: String) throws(CofferError) {
+    private func sessionID(of kind: BrokeredLoginKind, profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
         switch kind {
-        case .openID: try openID.removeSession(profile: profile, in: vault, at: path)
-        case .mobileBackend: try mobileBackend.removeSession(profile: profile, in: vault, at: path)
+        case .openID: try openID.sessionID(profile: profile, in: vault)
+        case .mobileBackend: try mobileBackend.sessionID(profile: profile, in: vault)
         }
     }
 }

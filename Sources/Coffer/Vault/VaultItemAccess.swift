@@ -53,24 +53,31 @@ extension Vault {
         }
     }
 
-    /// Creates or replaces items of `owner`'s, all in one durable transaction: a new item is
-    /// `owner`'s, with its `allowing` programs on its access list; an item `owner` owns already
-    /// is replaced, its access list as it was. When one of them is another's (a live item whose
-    /// owner is not `owner`, or that has none), nothing is written and the error is
-    /// ``CofferError/accessDenied(program:)``. The agent keeps a brokered login so: no program
-    /// replaces a login another made, nor widens who gets its tokens.
+    /// Creates or replaces items of `owner`'s, and removes the items `removing` names, all in one
+    /// durable transaction: a new item is `owner`'s, with its `allowing` programs on its access
+    /// list; an item `owner` owns already is replaced (or removed), its access list as it was.
+    /// When one of them is another's (a live item whose owner is not `owner`, or that has none),
+    /// nothing is written or removed and the error is ``CofferError/accessDenied(program:)``. The
+    /// agent keeps a brokered login so: no program replaces a login another made, nor widens who
+    /// gets its tokens.
     package func setOwned(
-        _ entries: [(id: ItemID, secret: Data, options: ItemOptions, allowing: [Program])], by owner: Program?
+        _ entries: [(id: ItemID, secret: Data, options: ItemOptions, allowing: [Program])], removing: [ItemID] = [], by owner: Program?
     ) throws(CofferError) {
         for entry in entries { try Limits.checkItem(entry.secret, for: entry.id, options: entry.options) }
         let now = configuration.now()
         try withUnlockedKeys { connection, keys throws(CofferError) in
             try connection.transaction { () throws(CofferError) in
                 try prepareItemWrite(connection, keys)
+                let denied = CofferError.accessDenied(program: owner?.description ?? "an unidentified program")
+                for id in removing where !entries.contains(where: { $0.id == id }) {
+                    guard let kept = try liveKept(of: id, now: now, connection, keys) else { continue }
+                    guard kept.access.isOwned(by: owner) else { throw denied }
+                    _ = try Self.delete(keys.rowKey(for: id), connection)
+                }
                 for entry in entries {
                     var keeping = try liveKept(of: entry.id, now: now, connection, keys)
                     if let kept = keeping {
-                        guard kept.access.isOwned(by: owner) else { throw .accessDenied(program: owner?.description ?? "an unidentified program") }
+                        guard kept.access.isOwned(by: owner) else { throw denied }
                     } else {
                         var access = ItemAccess(owner: owner)
                         for program in entry.allowing { access.insert(program) }

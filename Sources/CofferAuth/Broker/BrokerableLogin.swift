@@ -11,14 +11,16 @@ package protocol BrokerableLogin {
     static func settings(profile: String, in vault: Vault) throws(CofferError) -> Settings?
 
     /// Stores the login of `profile` read from `bytes` in `vault`, its session and settings in
-    /// one transaction (``Vault/setOwned(_:by:)``): new items `owner`'s, the settings with the
-    /// login's other programs allowed, or items `owner` owns replaced. Throws
-    /// ``CofferError/accessDenied(program:)`` when one is another's, and
+    /// one transaction (``Vault/setOwned(_:removing:by:)``) that also removes the items `removing`
+    /// names and a session of this kind the login replaces: new items `owner`'s, the settings with
+    /// the login's other programs allowed, or items `owner` owns replaced. Throws
+    /// ``CofferError/accessDenied(program:)``, changing nothing, when one is another's, and
     /// ``CofferError/invalidArgument(reason:)`` for bytes that are no login of this kind and profile.
-    static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?) throws(CofferError)
+    static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?, removing: [ItemID]) throws(CofferError)
 
-    /// Removes the session of `profile` (not its settings), unrevoked: another kind of login replaces it.
-    static func removeSession(profile: String, from vault: Vault) throws(CofferError)
+    /// The item of the session of `profile` this kind keeps in `vault` (its settings say which),
+    /// or `nil` when there is none: a login of another kind replaces it.
+    static func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID?
 
     /// The client that refreshes the login on the held vault itself.
     static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient

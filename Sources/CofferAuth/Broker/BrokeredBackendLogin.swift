@@ -38,7 +38,7 @@ package struct BrokeredBackendLogin: Sendable, Codable, BrokerableLogin {
 
     /// Only an OAuth session of the backend the settings name, at a token endpoint, with a token,
     /// is a login the agent can hold.
-    package static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?) throws(CofferError) {
+    package static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?, removing: [ItemID]) throws(CofferError) {
         let data = bytes.withUnsafeBytes { Data($0) }
         guard let login = try? JSONDecoder.sessions.decode(BrokeredBackendLogin.self, from: data),
               login.settings.format == BrokeredLoginKind.mobileBackend.rawValue, login.settings.backend.oauthClient != nil,
@@ -54,7 +54,7 @@ package struct BrokeredBackendLogin: Sendable, Codable, BrokerableLogin {
                 (sessionID(profile: profile), session, ItemOptions(label: "Coffer brokered session \(profile)"), []),
                 (BrokeredSessions.settingsID(profile: profile), settings,
                  ItemOptions(label: "Coffer brokered login \(profile) (\(login.settings.backend.binding))"), allowed),
-            ], by: owner)
+            ], removing: removing, by: owner)
     }
 
     /// The settings of the brokered mobile backend login `profile` in `vault`, or `nil` when it
@@ -67,8 +67,8 @@ package struct BrokeredBackendLogin: Sendable, Codable, BrokerableLogin {
         return settings
     }
 
-    package static func removeSession(profile: String, from vault: Vault) throws(CofferError) {
-        _ = try vault.remove(sessionID(profile: profile))
+    package static func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
+        try settings(profile: profile, in: vault) == nil ? nil : sessionID(profile: profile)
     }
 
     package static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient {

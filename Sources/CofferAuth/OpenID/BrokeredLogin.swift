@@ -27,7 +27,7 @@ package struct BrokeredLogin: Sendable, Codable, BrokerableLogin {
         try BrokeredLoginKind.encode(self)
     }
 
-    package static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?) throws(CofferError) {
+    package static func keep(_ bytes: SecureBytes, profile: String, in vault: Vault, owner: Program?, removing: [ItemID]) throws(CofferError) {
         let data = bytes.withUnsafeBytes { Data($0) }
         guard let login = try? JSONDecoder.sessions.decode(BrokeredLogin.self, from: data), login.settings.format == BrokeredLoginKind.openID.rawValue,
               login.session.format == 1, login.session.profile == profile, login.session.clientID == login.settings.clientID,
@@ -39,14 +39,12 @@ package struct BrokeredLogin: Sendable, Codable, BrokerableLogin {
             throw .invalidArgument(reason: "the login to keep cannot be encoded")
         }
         // A profile logged in again, perhaps at another provider: its old session goes.
-        if let old = try Self.settings(profile: profile, in: vault), old.clientID != login.settings.clientID || old.provider.issuer != login.settings.provider.issuer {
-            _ = try vault.remove(OpenIDSessionLocation(issuer: old.provider.issuer.absoluteString, clientID: old.clientID, profile: profile).itemID)
-        }
+        let replaced = try sessionID(profile: profile, in: vault).map { [$0] } ?? []
         try vault.setOwned(
             [
                 (location.itemID, session, location.options, []),
                 (BrokeredSessions.settingsID(profile: profile), settings, ItemOptions(label: "Coffer brokered login \(profile) (\(login.session.issuer))"), allowed),
-            ], by: owner)
+            ], removing: removing + replaced, by: owner)
     }
 }
 
@@ -60,9 +58,9 @@ extension BrokeredLogin {
         return settings
     }
 
-    package static func removeSession(profile: String, from vault: Vault) throws(CofferError) {
-        guard let old = try settings(profile: profile, in: vault) else { return }
-        _ = try vault.remove(OpenIDSessionLocation(issuer: old.provider.issuer.absoluteString, clientID: old.clientID, profile: profile).itemID)
+    package static func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
+        guard let old = try settings(profile: profile, in: vault) else { return nil }
+        return OpenIDSessionLocation(issuer: old.provider.issuer.absoluteString, clientID: old.clientID, profile: profile).itemID
     }
 
     package static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient {

@@ -40,7 +40,7 @@ final class BrokeredLoginKindTests: XCTestCase {
             """#
         XCTAssertEqual(try BrokeredLoginKind(login: Self.bytes(format1)), .openID)
         let vault = try vault()
-        try BrokeredLogin.keep(Self.bytes(format1), profile: "default", in: vault, owner: nil)
+        try BrokeredLogin.keep(Self.bytes(format1), profile: "default", in: vault, owner: nil, removing: [])
         XCTAssertEqual(try BrokeredLoginKind.stored(profile: "default", in: vault), .openID)
         XCTAssertEqual(try BrokeredLogin.settings(profile: "default", in: vault)?.clientID, "app")
         XCTAssertNil(try BrokeredBackendLogin.settings(profile: "default", in: vault), "not a mobile backend's login")
@@ -52,7 +52,7 @@ final class BrokeredLoginKindTests: XCTestCase {
         let login = try BrokeredBackendLogin(backend: Self.backend, session: Self.session()).encoded()
         XCTAssertEqual(try BrokeredLoginKind(login: login), .mobileBackend)
         let vault = try vault()
-        try BrokeredBackendLogin.keep(login, profile: "hub", in: vault, owner: nil)
+        try BrokeredBackendLogin.keep(login, profile: "hub", in: vault, owner: nil, removing: [])
         XCTAssertEqual(try BrokeredLoginKind.stored(profile: "hub", in: vault), .mobileBackend)
         XCTAssertEqual(try BrokeredBackendLogin.settings(profile: "hub", in: vault)?.backend, Self.backend)
         XCTAssertNil(try BrokeredLogin.settings(profile: "hub", in: vault), "not an OpenID login")
@@ -83,7 +83,7 @@ final class BrokeredLoginKindTests: XCTestCase {
             Self.bytes(#"{"settings":{"format":2},"session":{}}"#),
         ]
         for bytes in wrong {
-            XCTAssertThrowsError(try BrokeredBackendLogin.keep(bytes, profile: "hub", in: vault, owner: nil)) { error in
+            XCTAssertThrowsError(try BrokeredBackendLogin.keep(bytes, profile: "hub", in: vault, owner: nil, removing: [])) { error in
                 guard case CofferError.invalidArgument = error else { return XCTFail("\(error)") }
             }
         }
@@ -99,7 +99,7 @@ final class BrokeredLoginKindTests: XCTestCase {
         let owner = try Program(executablePath: Array("/usr/bin/coffer-auth".utf8))
         let vault = try vault()
         let backend = try BrokeredBackendLogin(backend: Self.backend, session: Self.session(), allowed: ["/usr/bin/coffer"]).encoded()
-        try BrokeredBackendLogin.keep(backend, profile: "hub", in: vault, owner: owner)
+        try BrokeredBackendLogin.keep(backend, profile: "hub", in: vault, owner: owner, removing: [])
         let access = try XCTUnwrap(try vault.access(for: BrokeredSessions.settingsID(profile: "hub")))
         XCTAssertEqual(access.owner, owner)
         XCTAssertEqual(access.allowed, [try Program(executablePath: Array("/usr/bin/coffer".utf8))])
@@ -107,7 +107,7 @@ final class BrokeredLoginKindTests: XCTestCase {
         for allowed in [(0..<9).map { "/usr/bin/tool\($0)" }, ["coffer"]] {
             let login = try BrokeredBackendLogin(backend: Self.backend, session: Self.session(), allowed: allowed).encoded()
             XCTAssertEqual(try BrokeredLoginKind(login: login), .mobileBackend)
-            XCTAssertThrowsError(try BrokeredBackendLogin.keep(login, profile: "other", in: vault, owner: owner), "\(allowed)") { error in
+            XCTAssertThrowsError(try BrokeredBackendLogin.keep(login, profile: "other", in: vault, owner: owner, removing: []), "\(allowed)") { error in
                 guard case CofferError.invalidArgument = error else { return XCTFail("\(allowed): \(error)") }
             }
             XCTAssertNil(try BrokeredLoginKind.stored(profile: "other", in: vault), "nothing stored for \(allowed)")

@@ -118,8 +118,9 @@ final class VaultItemAccessTests: XCTestCase {
     }
 
     /// `setOwned` (how the agent keeps a brokered login): new items are the owner's, each with its
-    /// own `allowing` list; the owner replaces them, their lists as they were whatever `allowing`
-    /// says; when one item is another program's, or nobody's, nothing of the write lands.
+    /// own `allowing` list; the owner replaces or removes them, their lists as they were whatever
+    /// `allowing` says; when one item is another program's, or nobody's, nothing of the write
+    /// lands and nothing is removed.
     func testSetOwnedReplacesOnlyTheOwnersItems() throws {
         let vault = try folder.makeVault()
         let session = ItemID.genericPassword(service: "coffer.openid", account: "work session")
@@ -139,6 +140,17 @@ final class VaultItemAccessTests: XCTestCase {
         }
         XCTAssertEqual(try vault.secret(for: session), Data("s2".utf8), "the first item of a refused write is not written either")
         XCTAssertEqual(try vault.secret(for: settings), Data("c2".utf8))
+
+        // A new session another program made first: refused, and the old session it was to
+        // replace is not removed either (one transaction).
+        let squatted = ItemID.genericPassword(service: "coffer.openid", account: "work other-client")
+        try vault.set(Data("squat".utf8), for: squatted, owner: intruder)
+        XCTAssertThrowsError(
+            try vault.setOwned([(squatted, Data("s4".utf8), ItemOptions(), []), (settings, Data("c4".utf8), ItemOptions(), [])], removing: [session], by: mailer))
+        XCTAssertEqual(try vault.secret(for: session), Data("s2".utf8), "the old session stays when the new login is refused")
+        XCTAssertThrowsError(try vault.setOwned([], removing: [squatted], by: mailer), "another's item is not removed")
+        try vault.setOwned([(settings, Data("c5".utf8), ItemOptions(), [])], removing: [session], by: mailer)
+        XCTAssertNil(try vault.secret(for: session), "the owner's own item is removed")
 
         let unowned = ItemID.genericPassword(service: "coffer.openid", account: "old")
         try vault.set(Data("o".utf8), for: unowned, owner: nil)
