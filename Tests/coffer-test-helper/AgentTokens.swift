@@ -2,7 +2,6 @@ import Coffer
 import CofferAgentWire
 import Foundation
 import Glibc
-import Synchronization
 
 /// Token requests to the agent's broker, as a program other than `coffer` makes them:
 ///   agent-tokens SOCKET VAULT PROFILE COUNT [REFUSED]
@@ -65,9 +64,12 @@ enum AgentTokens {
         let text: String
     }
 
-    private final class Lines: Sendable {
-        private let lines = Mutex<[Line]>([])
-        func append(_ line: Line) { lines.withLock { $0.append(line) } }
-        var all: [Line] { lines.withLock { $0 } }
+    /// The replies' lines, from the requests' threads. An NSLock, not a Mutex: ThreadSanitizer
+    /// reported a Swift access race on the Mutex's value here (its futex is not a lock it sees).
+    private final class Lines: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lines: [Line] = []
+        func append(_ line: Line) { lock.withLock { lines.append(line) } }
+        var all: [Line] { lock.withLock { lines } }
     }
 }
