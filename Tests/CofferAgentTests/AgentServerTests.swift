@@ -60,28 +60,11 @@ final class AgentServerTests: InProcessAgentTestCase {
     /// Before, the second open dropped the agent's locks, that process removed the -wal as the
     /// last one out, and the agent's next requests failed with "disk I/O error".
     func testUnlockingAHeldVaultAgainKeepsItsLocks() throws {
-        try startServer()
-        let url = folder.file("again.vault"), keyFile = folder.file("again.key")
-        try KeyFile.generate(at: keyFile)
-        _ = try Vault.create(at: url, with: .keyFile(keyFile))
-        let path = url.resolvingSymlinksInPath().path
-        let first = ItemID.genericPassword(service: "com.example.multiprocess", account: "first")
-        guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
-            return XCTFail("unlock failed")
-        }
-        try XCTUnwrap(try client.store(for: path)).set(Data("1".utf8), for: first, options: ItemOptions())
+        let (url, keyFile, path) = try holdKeyFileVault()
         guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
             return XCTFail("the second unlock failed")
         }
-        let helper = BuiltProducts.executable("coffer-test-helper").path
-        let other = try ChildProcess.run(helper, ["open-loop", path, keyFile.path, "other", "1"])
-        XCTAssertEqual(other.status, 0, other.stderrText)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the vault the agent holds kept its -wal")
-        let store = try XCTUnwrap(try client.store(for: path))
-        let second = ItemID.genericPassword(service: "com.example.multiprocess", account: "second")
-        try store.set(Data("2".utf8), for: second, options: ItemOptions())
-        XCTAssertEqual(try store.secret(for: first), Data("1".utf8))
-        XCTAssertEqual(try Vault.open(at: url, unlock: .keyFile(keyFile)).secret(for: second), Data("2".utf8))
+        try assertTheHeldVaultKeepsItsLocks(url, keyFile: keyFile)
     }
 
     /// An `unlock` whose key file is the held vault itself (any program of the user can send one,
@@ -90,28 +73,46 @@ final class AgentServerTests: InProcessAgentTestCase {
     /// afterwards is in the file. Before, reading the "key file" dropped the agent's locks, and
     /// writes made by other processes meanwhile were lost (found by review on 2026-11-29).
     func testAnUnlockNamingTheHeldVaultAsItsKeyFileKeepsItsLocks() throws {
+        let (url, keyFile, path) = try holdKeyFileVault()
+        guard case .failure(let error) = try client.send(.unlock(vault: path, credential: .keyFile(path), lifetime: 60)) else {
+            return XCTFail("a vault was taken for a key file")
+        }
+        XCTAssertEqual(error, .invalidArgument(reason: "\(path) is a vault this process has open"))
+        XCTAssertEqual(try SQLiteSharedLock.holder(of: path), "\(getpid())")
+        try assertTheHeldVaultKeepsItsLocks(url, keyFile: keyFile)
+    }
+
+    private static let firstItem = ItemID.genericPassword(service: "com.example.multiprocess", account: "first")
+
+    /// Starts the agent holding a new key-file vault, with ``firstItem`` written through it.
+    private func holdKeyFileVault() throws -> (url: URL, keyFile: URL, path: String) {
         try startServer()
         let url = folder.file("held.vault"), keyFile = folder.file("held.key")
         try KeyFile.generate(at: keyFile)
         _ = try Vault.create(at: url, with: .keyFile(keyFile))
         let path = url.resolvingSymlinksInPath().path
         guard case .done = try client.send(.unlock(vault: path, credential: .keyFile(keyFile.path), lifetime: 60)) else {
-            return XCTFail("unlock failed")
+            throw CofferError.invalidArgument(reason: "the first unlock failed")
         }
-        let store = try XCTUnwrap(try client.store(for: path))
-        try store.set(Data("1".utf8), for: .genericPassword(service: "com.example.multiprocess", account: "first"), options: ItemOptions())
-        guard case .failure(let error) = try client.send(.unlock(vault: path, credential: .keyFile(path), lifetime: 60)) else {
-            return XCTFail("a vault was taken for a key file")
-        }
-        XCTAssertEqual(error, .invalidArgument(reason: "\(path) is a vault this process has open"))
-        XCTAssertEqual(try SQLiteSharedLock.holder(of: path), "\(getpid())")
+        try XCTUnwrap(try client.store(for: path)).set(Data("1".utf8), for: Self.firstItem, options: ItemOptions())
+        return (url, keyFile, path)
+    }
+
+    /// Another process opens, writes and closes the vault the agent holds: the -wal stays (the
+    /// agent's lock told that process it was not the last), and what the agent writes afterwards,
+    /// and what that process wrote, are in the file.
+    private func assertTheHeldVaultKeepsItsLocks(_ url: URL, keyFile: URL, line: UInt = #line) throws {
+        let path = url.resolvingSymlinksInPath().path
         let other = try ChildProcess.run(BuiltProducts.executable("coffer-test-helper").path, ["open-loop", path, keyFile.path, "other", "1"])
-        XCTAssertEqual(other.status, 0, other.stderrText)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the vault the agent holds kept its -wal")
-        try store.set(Data("2".utf8), for: .genericPassword(service: "com.example.multiprocess", account: "second"), options: ItemOptions())
+        XCTAssertEqual(other.status, 0, other.stderrText, line: line)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "the vault the agent holds kept its -wal", line: line)
+        let store = try XCTUnwrap(try client.store(for: path))
+        let second = ItemID.genericPassword(service: "com.example.multiprocess", account: "second")
+        try store.set(Data("2".utf8), for: second, options: ItemOptions())
+        XCTAssertEqual(try store.secret(for: Self.firstItem), Data("1".utf8), line: line)
         let reopened = try Vault.open(at: url, unlock: .keyFile(keyFile))
-        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: "com.example.multiprocess", account: "other")), Data("0".utf8))
-        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: "com.example.multiprocess", account: "second")), Data("2".utf8))
+        XCTAssertEqual(try reopened.secret(for: .genericPassword(service: "com.example.multiprocess", account: "other")), Data("0".utf8), line: line)
+        XCTAssertEqual(try reopened.secret(for: second), Data("2".utf8), line: line)
     }
 
     func testAWrongKeyFileIsAnErrorReplyAndNothingIsHeld() throws {
