@@ -42,24 +42,38 @@ final class AgentSystemdTests: CLITestCase {
     }
 
     func testAnAgentOnASocketFromSystemdServesTheCLI() throws {
+        try assertAnAgentOnASocketFromSystemdServesTheCLI(startupReportVariable: nil)
+    }
+
+    /// Systemd passes the socket as descriptor 3, the number `coffer agent start` gives its
+    /// startup report pipe. A `COFFER_AGENT_STARTUP_FD=3` left in the environment (a user
+    /// manager that imported it, say) must not make the agent close the socket it serves as if
+    /// it were the report pipe.
+    func testAStartupReportVariableInTheEnvironmentDoesNotCloseTheSocketFromSystemd() throws {
+        try assertAnAgentOnASocketFromSystemdServesTheCLI(startupReportVariable: "3")
+    }
+
+    private func assertAnAgentOnASocketFromSystemdServesTheCLI(startupReportVariable: String?, line: UInt = #line) throws {
         let activate = try requireTool("systemd-socket-activate")
         try initVault()
         XCTAssertEqual(try coffer(["set", "mail", "ada"], stdin: Data("first".utf8)).status, 0)
         var environment = ProcessInfo.processInfo.environment.mapValues { Optional($0) }
         environment["COFFER_AGENT_SOCKET"] = agentSocket.path
+        // systemd-socket-activate passes the program only the variables named with --setenv.
+        let passed = startupReportVariable.map { ["--setenv=COFFER_AGENT_STARTUP_FD=\($0)"] } ?? []
         let agent = try ChildProcess.start(
-            activate, ["--listen=\(agentSocket.path)", BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"],
+            activate, passed + ["--listen=\(agentSocket.path)", BuiltProducts.executable("coffer").path, "agent", "start", "--foreground"],
             environment: environment)
         defer { agent.stop() }
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: agentSocket.path) { usleep(10_000) }
 
         let status = try coffer(["agent", "status", "--json"])
-        XCTAssertEqual(status.status, 0, "the first connection starts the agent on the passed socket: \(status.stderrText)")
-        XCTAssertEqual(try coffer(["unlock"]).status, 0)
+        XCTAssertEqual(status.status, 0, "the first connection starts the agent on the passed socket: \(status.stderrText)", line: line)
+        XCTAssertEqual(try coffer(["unlock"]).status, 0, line: line)
         let get = try coffer(["get", "mail", "ada"], environment: ["COFFER_PASSPHRASE": nil])
-        XCTAssertEqual(get.status, 0, get.stderrText)
-        XCTAssertEqual(get.stdoutText, "first")
-        XCTAssertEqual(try coffer(["agent", "stop"]).status, 0)
-        XCTAssertEqual(try agent.wait(timeout: .seconds(10)).status, 0, "the agent exits when stopped")
+        XCTAssertEqual(get.status, 0, get.stderrText, line: line)
+        XCTAssertEqual(get.stdoutText, "first", line: line)
+        XCTAssertEqual(try coffer(["agent", "stop"]).status, 0, line: line)
+        XCTAssertEqual(try agent.wait(timeout: .seconds(10)).status, 0, "the agent exits when stopped", line: line)
     }
 }
