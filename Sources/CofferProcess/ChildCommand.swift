@@ -42,20 +42,21 @@ package struct ChildCommand: Sendable {
         for target in Int32(0)..<firstUnnamed {
             switch descriptors[target] {
             case nil:
-                posix_spawn_file_actions_addclose(&actions, target)
+                try Self.check(posix_spawn_file_actions_addclose(&actions, target), "posix_spawn_file_actions_addclose")
             case .nullDevice:
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+                try Self.check(
+                    posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0),
+                    "posix_spawn_file_actions_addopen")
             case .copy(let source):
                 let copy = fcntl(source, F_DUPFD_CLOEXEC, firstUnnamed)
                 guard copy >= 0 else { throw .system(call: "fcntl(F_DUPFD_CLOEXEC)", errno: errno) }
                 copies.append(copy)
-                posix_spawn_file_actions_adddup2(&actions, copy, target)
+                try Self.check(posix_spawn_file_actions_adddup2(&actions, copy, target), "posix_spawn_file_actions_adddup2")
             }
         }
         // Every other descriptor closes in the child, close-on-exec or not yet (one another
         // thread has just accepted or opened): nothing spawns without this action.
-        let closing = coffer_spawn_add_closefrom(&actions, firstUnnamed)
-        guard closing == 0 else { throw .system(call: "posix_spawn_file_actions_addclosefrom_np", errno: closing) }
+        try Self.check(coffer_spawn_add_closefrom(&actions, firstUnnamed), "posix_spawn_file_actions_addclosefrom_np")
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -64,19 +65,19 @@ package struct ChildCommand: Sendable {
         sigfillset(&all)
         var none = sigset_t()
         sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
+        try Self.check(posix_spawnattr_setsigdefault(&attributes, &all), "posix_spawnattr_setsigdefault")
+        try Self.check(posix_spawnattr_setsigmask(&attributes, &none), "posix_spawnattr_setsigmask")
         var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
         switch processGroup {
         case .own:
             flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
+            try Self.check(posix_spawnattr_setpgroup(&attributes, 0), "posix_spawnattr_setpgroup")
         case .newSession:
             flags |= COFFER_POSIX_SPAWN_SETSID
         case .caller:
             break
         }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
+        try Self.check(posix_spawnattr_setflags(&attributes, Int16(flags)), "posix_spawnattr_setflags")
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -86,5 +87,12 @@ package struct ChildCommand: Sendable {
         let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard result == 0 else { throw .cannotRun(executable, errno: result) }
         return SpawnedChild(pid: pid, processGroup: processGroup == .caller ? nil : pid)
+    }
+
+    /// A spawn action or attribute that was not recorded (out of memory, a descriptor number
+    /// beyond the limit) stops the spawn: without it the child would start with this
+    /// process's descriptor, signals or group.
+    private static func check(_ result: Int32, _ call: String) throws(ChildSpawnFailure) {
+        guard result == 0 else { throw .system(call: call, errno: result) }
     }
 }

@@ -74,6 +74,20 @@ final class ChildCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: listed, as: UTF8.self), "1\n4\n", "0 and 2 were not named: closed")
     }
 
+    /// A descriptor number the child cannot have (at or beyond the open-file limit) stops the
+    /// spawn with a typed error from the first action that could not be recorded, instead of a
+    /// child started without it. (Every spawn action's result is checked now; this case was
+    /// already stopped by the last action's check. The others guard against running out of
+    /// memory, which no test here brings about.)
+    func testADescriptorBeyondTheLimitStopsTheSpawn() throws {
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit), 0)
+        let number = Int32(clamping: limit.rlim_cur)
+        XCTAssertThrowsError(try Self.shell("exit 0").spawn(descriptors: [0: .nullDevice, number: .nullDevice])) { error in
+            XCTAssertEqual(error as? ChildSpawnFailure, .system(call: "posix_spawn_file_actions_addopen", errno: EBADF))
+        }
+    }
+
     /// The child's environment is the one listed, nothing of this process's (not its
     /// `COFFER_PASSPHRASE`); ``ChildEnvironment/passing(_:prefixes:)`` takes only the names and
     /// prefixes given, never a `COFFER_` variable, and fixes `PATH`.
