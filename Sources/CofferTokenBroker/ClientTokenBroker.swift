@@ -68,8 +68,17 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
 
     /// ``keep(_:profile:in:at:owner:)``, removing the items `removing` names in the same transaction.
     func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?, removing: [ItemID]) throws(CofferError) {
-        try Login.keep(login, profile: profile, in: vault, owner: owner, removing: removing)
+        try holdingSessionLock(profile: profile, in: vault) { () throws(CofferError) in
+            try Login.keep(login, profile: profile, in: vault, owner: owner, removing: removing)
+        }
         forget(profile: profile, at: path)
+    }
+
+    /// Runs `body` holding the session lock of this kind's login `profile` in `vault`, if any
+    /// (``BrokerableLogin/holdingSessionLock(profile:in:configuration:_:)``): its refresh in
+    /// flight stores the rotated session before `body` replaces or removes it.
+    func holdingSessionLock<Value>(profile: String, in vault: Vault, _ body: () throws(CofferError) -> Value) throws(CofferError) -> Value {
+        try Login.holdingSessionLock(profile: profile, in: vault, configuration: configuration, body)
     }
 
     package func end(profile: String, in vault: Vault, at path: String) throws(CofferError) -> Result<Int, TokenFailure> {

@@ -32,9 +32,17 @@ package final class LoginTokenBroker: TokenBroker {
         // checks that the caller owns all of them: a refused login changes nothing.
         let old = try BrokeredLoginKind.stored(profile: profile, in: vault).flatMap { $0 == kind ? nil : $0 }
         let stale = try old.flatMap { old throws(CofferError) in try sessionID(of: old, profile: profile, in: vault) }
-        switch kind {
-        case .openID: try openID.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
-        case .mobileBackend: try mobileBackend.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
+        // A refresh of the old kind's login in flight stores its session before it goes.
+        let keepNew = { () throws(CofferError) in
+            switch kind {
+            case .openID: try self.openID.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
+            case .mobileBackend: try self.mobileBackend.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
+            }
+        }
+        switch old {
+        case .openID?: try openID.holdingSessionLock(profile: profile, in: vault, keepNew)
+        case .mobileBackend?: try mobileBackend.holdingSessionLock(profile: profile, in: vault, keepNew)
+        case nil: try keepNew()
         }
         switch old {
         case .openID?: openID.forgetClient(profile: profile, at: path)

@@ -16,9 +16,9 @@ extension Authorization {
             guard session.isRenewable else { throw .tokenExpired }
             let started = epoch
             return try await renewal.run { [self] in
-                await RefreshLock.run(
-                    name: "omc \(backend.binding) \(sessions.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout
-                ) { () async throws(AuthError) -> String in try await renewSession(startedAt: started) }
+                await RefreshLock.run(name: sessionLockName, folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout) {
+                    () async throws(AuthError) -> String in try await renewSession(startedAt: started)
+                }
             }
         case .anonymous(let token):
             if let token, token.isValid(at: now, leeway: leeway) { return token.headerValue }
@@ -26,6 +26,21 @@ extension Authorization {
             let started = epoch
             return try await renewal.run { [self] in await renewAnonymous(startedAt: started) }
         }
+    }
+
+    /// The lock every writer of the stored session holds: a renewal, a login, a logout.
+    var sessionLockName: String { Self.sessionLockName(binding: backend.binding, account: sessions.account) }
+
+    /// The session lock's name for the session of the backend `binding` stored under `account`
+    /// (the agent's broker takes it too).
+    static func sessionLockName(binding: BackendBinding, account: String) -> String {
+        "omc \(binding) \(account)"
+    }
+
+    /// Runs `body`, a write of the stored session, holding the session lock
+    /// (``RefreshLock/writing(name:folder:timeout:isolation:_:)``).
+    func writingSession<Value>(_ body: () throws(AuthError) -> Value) async throws(AuthError) -> Value {
+        try await RefreshLock.writing(name: sessionLockName, folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout, body)
     }
 
     func headerValue(_ session: StoredSession) throws(AuthError) -> String {

@@ -162,7 +162,7 @@ public actor Authorization: AuthorizationClient {
         } else {
             try await MobileHubUsers.login(credentials.headerValue, backend: backend, transport: transport)
         }
-        try commit(session, persist: true, startedAt: started)
+        try await commit(session, persist: true, startedAt: started)
         configuration.logger.info("logged in", metadata: ["user": "\(userName)", "method": "\(session.method.rawValue)"])
     }
 
@@ -188,7 +188,7 @@ public actor Authorization: AuthorizationClient {
         let session = StoredSession(
             binding: backend.binding, method: .ssoExchange,
             token: reply.accessToken(now: now, defaultLifetime: defaultTokenLifetime))
-        try commit(session, persist: storeAccessToken, startedAt: started)
+        try await commit(session, persist: storeAccessToken, startedAt: started)
         configuration.logger.info("SSO token exchanged", metadata: ["stored": "\(storeAccessToken)"])
     }
 
@@ -209,11 +209,19 @@ public actor Authorization: AuthorizationClient {
         }
     }
 
-    /// Persists `session` (when asked) and only then makes it current, unless a logout or
-    /// another change came first.
-    private func commit(_ session: StoredSession, persist: Bool, startedAt started: UInt64) throws(AuthError) {
+    /// Persists `session` (when asked, under the session lock) and only then makes it current,
+    /// unless a logout or another change came first.
+    private func commit(_ session: StoredSession, persist: Bool, startedAt started: UInt64) async throws(AuthError) {
+        guard persist else { return try makeCurrent(session, startedAt: started) }
+        try await writingSession { () throws(AuthError) in
+            guard epoch == started else { throw .cancelled }
+            try sessions.save(session)
+            try makeCurrent(session, startedAt: started)
+        }
+    }
+
+    private func makeCurrent(_ session: StoredSession, startedAt started: UInt64) throws(AuthError) {
         guard epoch == started else { throw .cancelled }
-        if persist { try sessions.save(session) }
         epoch += 1
         state = .session(session)
         broadcaster.send(.loggedIn)
@@ -268,12 +276,14 @@ public actor Authorization: AuthorizationClient {
         } else if case .signedOut = state {
             state = .signedOut(otherBackend: false)
         }
-        guard var stored = try sessions.load() else { return }
-        if stored.binding != backend.binding || stored.method == .ssoExchange {
-            try sessions.remove()
-        } else if stored.token != nil {
-            stored.token = nil
-            try sessions.save(stored)
+        try await writingSession { () throws(AuthError) in
+            guard var stored = try sessions.load() else { return }
+            if stored.binding != backend.binding || stored.method == .ssoExchange {
+                try sessions.remove()
+            } else if stored.token != nil {
+                stored.token = nil
+                try sessions.save(stored)
+            }
         }
     }
 
@@ -302,19 +312,23 @@ public actor Authorization: AuthorizationClient {
         if case .session(let session) = previous, session.method == .httpBasic { basic = session.basicCredentials }
 
         do {
-            let stored = try sessions.load()
-            if let stored, stored.binding == backend.binding {
-                refreshToken = stored.refreshToken
-                if stored.method == .httpBasic, basic == nil { basic = stored.basicCredentials }
-                // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
-                if let token = stored.token, !tokens.contains(where: { $0.value == token.value }) { tokens.append(token) }
-            }
-            if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {
-                try sessions.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
-                report.keptUserName = true
-                report.removedStoredSession = true
-            } else {
-                report.removedStoredSession = try sessions.remove()
+            // Under the session lock: a renewal in flight elsewhere stores its rotated session
+            // first, which is then the one removed and revoked here, not written back after.
+            try await writingSession { () throws(AuthError) in
+                let stored = try sessions.load()
+                if let stored, stored.binding == backend.binding {
+                    refreshToken = stored.refreshToken
+                    if stored.method == .httpBasic, basic == nil { basic = stored.basicCredentials }
+                    // The same token, by its value: the stored copy's dates went through JSON and may differ in the last bits.
+                    if let token = stored.token, !tokens.contains(where: { $0.value == token.value }) { tokens.append(token) }
+                }
+                if let stored, !clearCredentials, stored.binding == backend.binding, let userName = stored.userName {
+                    try sessions.save(StoredSession(binding: stored.binding, method: stored.method, userName: userName))
+                    report.keptUserName = true
+                    report.removedStoredSession = true
+                } else {
+                    report.removedStoredSession = try sessions.remove()
+                }
             }
         } catch {
             failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))

@@ -24,4 +24,23 @@ package protocol BrokerableLogin {
 
     /// The client that refreshes the login on the held vault itself.
     static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient
+
+    /// The name of the lock the client of `settings` holds while it writes the session of
+    /// `profile` (its refresh, its logout).
+    static func sessionLockName(_ settings: Settings, profile: String) -> String
+}
+
+extension BrokerableLogin {
+    /// Runs `body`, a write of the login `profile` in `vault`, holding its session lock when the
+    /// vault holds a login of this kind: a refresh of that login in flight stores its rotated
+    /// session first, so that `body` (a new login, say) is not written over after. Blocks the
+    /// calling thread (an agent worker's), at most `configuration.refreshLockTimeout`; then
+    /// `body` runs anyway.
+    package static func holdingSessionLock<Value>(
+        profile: String, in vault: Vault, configuration: ClientConfiguration, _ body: () throws(CofferError) -> Value
+    ) throws(CofferError) -> Value {
+        guard let settings = try settings(profile: profile, in: vault) else { return try body() }
+        return try RefreshLock.writingBlocking(
+            name: sessionLockName(settings, profile: profile), folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout, body)
+    }
 }

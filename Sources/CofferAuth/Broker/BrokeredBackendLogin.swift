@@ -71,6 +71,10 @@ package struct BrokeredBackendLogin: Sendable, Codable, BrokerableLogin {
         try settings(profile: profile, in: vault) == nil ? nil : sessionID(profile: profile)
     }
 
+    package static func sessionLockName(_ settings: Settings, profile: String) -> String {
+        Authorization.sessionLockName(binding: settings.backend.binding, account: sessionID(profile: profile).account)
+    }
+
     package static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient {
         Authorization(backend: settings.backend, store: vault, sessionItem: sessionID(profile: profile), configuration: configuration)
     }

@@ -59,8 +59,16 @@ extension BrokeredLogin {
     }
 
     package static func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
-        guard let old = try settings(profile: profile, in: vault) else { return nil }
-        return OpenIDSessionLocation(issuer: old.provider.issuer.absoluteString, clientID: old.clientID, profile: profile).itemID
+        try settings(profile: profile, in: vault).map { location(of: $0, profile: profile).itemID }
+    }
+
+    package static func sessionLockName(_ settings: Settings, profile: String) -> String {
+        OpenIDClient.sessionLockName(location(of: settings, profile: profile))
+    }
+
+    /// Where the client of `settings` keeps the session of `profile`.
+    private static func location(of settings: Settings, profile: String) -> OpenIDSessionLocation {
+        OpenIDSessionLocation(issuer: settings.provider.issuer.absoluteString, clientID: settings.clientID, profile: profile)
     }
 
     package static func client(_ settings: Settings, profile: String, in vault: Vault, configuration: ClientConfiguration) -> any BrokeredClient {

@@ -3,8 +3,9 @@ import Foundation
 
 extension OpenIDClient {
     /// Ends the session. It is cleared from the store first, so nothing is left behind even when
-    /// the provider is unreachable; then the refresh token is revoked, then the access token
-    /// (RFC 7009, when the provider has a revocation endpoint). Throws
+    /// the provider is unreachable, once a refresh in flight in another process has stored what
+    /// it got; then the refresh token is revoked, then the access token (RFC 7009, when the
+    /// provider has a revocation endpoint). Throws
     /// ``AuthError/logoutIncomplete(_:)`` naming each step that failed.
     @discardableResult
     public func logout() async throws(AuthError) -> LogoutReport {
@@ -15,9 +16,14 @@ extension OpenIDClient {
         var failures: [LogoutFailure] = []
         var ended: OpenIDSession?
         do throws(AuthError) {
-            ended = try reloadSession()
-            report.removedStoredSession = try location.remove(from: store)
-            cached = .some(nil)
+            // Under the session lock: a refresh in flight elsewhere stores its rotated session
+            // first, which is then the one removed and revoked here, not written back after.
+            (ended, report.removedStoredSession) = try await writingSession { () throws(AuthError) in
+                let stored = try reloadSession()
+                let removed = try location.remove(from: store)
+                cached = .some(nil)
+                return (stored, removed)
+            }
         } catch {
             failures.append(LogoutFailure(step: .removeStoredSession, reason: error.description))
         }

@@ -23,7 +23,7 @@ extension OpenIDClient {
         }
         let started = epoch
         return try await refreshing.run { [self] in
-            await RefreshLock.run(name: "openid \(location.itemID.account)", folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout) {
+            await RefreshLock.run(name: sessionLockName, folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout) {
                 () async throws(AuthError) -> AccessToken in try await refresh(startedAt: started)
             }
         }

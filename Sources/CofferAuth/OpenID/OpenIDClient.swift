@@ -176,6 +176,20 @@ public actor OpenIDClient: AuthorizationClient {
         cached = .some(session)
     }
 
+    /// The lock every writer of the stored session holds: a refresh, a login, a logout.
+    var sessionLockName: String { Self.sessionLockName(location) }
+
+    /// The session lock's name for the login stored at `location` (the agent's broker takes it too).
+    static func sessionLockName(_ location: OpenIDSessionLocation) -> String {
+        "openid \(location.itemID.account)"
+    }
+
+    /// Runs `body`, a write of the stored session, holding the session lock
+    /// (``RefreshLock/writing(name:folder:timeout:isolation:_:)``).
+    func writingSession<Value>(_ body: () throws(AuthError) -> Value) async throws(AuthError) -> Value {
+        try await RefreshLock.writing(name: sessionLockName, folder: configuration.lockFolder, timeout: configuration.refreshLockTimeout, body)
+    }
+
     // MARK: Finishing a login
 
     /// Verifies the token reply of a login, then stores the session before reporting success.
@@ -199,7 +213,7 @@ public actor OpenIDClient: AuthorizationClient {
         if let broker {
             try await hand(session, to: broker)
         } else {
-            try keep(session)
+            try await writingSession { () throws(AuthError) in try keep(session) }
         }
         epoch += 1
         broadcaster.send(.loggedIn)

@@ -26,15 +26,39 @@ struct RefreshLock: ~Copyable {
 
     /// Waits up to `timeout` for the lock named `name` in `folder` (default: ``RuntimeFolder``/locks).
     static func acquire(name: String, folder: URL?, timeout: Duration) async throws(AuthError) -> RefreshLock {
-        let key = name + "\u{0}" + (folder?.path ?? "")
-        var path: String
-        if let known = paths.withLock({ $0[key] }) {
-            path = known
-        } else {
-            path = try lockPath(name: name, folder: folder)
-            paths.withLock { $0[key] = path }
-        }
+        var path = try knownPath(name: name, folder: folder)
         let deadline = ContinuousClock.now + timeout
+        while true {
+            if let lock = try attempt(path: &path, name: name, folder: folder) { return lock }
+            guard ContinuousClock.now < deadline else { throw .timeout }
+            do { try await Task.sleep(for: .milliseconds(10)) } catch { throw .cancelled }
+        }
+    }
+
+    /// ``acquire(name:folder:timeout:)`` for a thread that may block (an agent worker's, never
+    /// one of the concurrency pool's).
+    static func acquireBlocking(name: String, folder: URL?, timeout: Duration) throws(AuthError) -> RefreshLock {
+        var path = try knownPath(name: name, folder: folder)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let lock = try attempt(path: &path, name: name, folder: folder) { return lock }
+            guard ContinuousClock.now < deadline else { throw .timeout }
+            usleep(10_000)
+        }
+    }
+
+    /// The lock file's path for `name` in `folder`, worked out once per process.
+    private static func knownPath(name: String, folder: URL?) throws(AuthError) -> String {
+        let key = name + "\u{0}" + (folder?.path ?? "")
+        if let known = paths.withLock({ $0[key] }) { return known }
+        let path = try lockPath(name: name, folder: folder)
+        paths.withLock { $0[key] = path }
+        return path
+    }
+
+    /// One try at the lock at `path` (worked out again when its folder went away): the lock,
+    /// or `nil` when another holder has it.
+    private static func attempt(path: inout String, name: String, folder: URL?) throws(AuthError) -> RefreshLock? {
         while true {
             var descriptor = idle.withLock { $0.removeValue(forKey: path) } ?? -1
             if descriptor < 0 {
@@ -48,15 +72,13 @@ struct RefreshLock: ~Copyable {
             guard descriptor >= 0 else {
                 throw .storage(.storageUnavailable(reason: "cannot open the refresh lock \(path): \(String(cString: strerror(errno)))"))
             }
-            while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-                guard errno == EWOULDBLOCK || errno == EINTR, ContinuousClock.now < deadline else {
-                    close(descriptor)
-                    throw .timeout
-                }
-                do { try await Task.sleep(for: .milliseconds(10)) } catch {
-                    close(descriptor)
-                    throw .cancelled
-                }
+            var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
+            while !locked, errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
+            guard locked else {
+                let busy = errno == EWOULDBLOCK
+                close(descriptor)
+                if busy { return nil }
+                throw .storage(.storageUnavailable(reason: "cannot lock the refresh lock \(path): \(String(cString: strerror(errno)))"))
             }
             // A kept descriptor may be open on a file removed or replaced since: only a lock on
             // the file the path names now excludes the other processes.
@@ -84,6 +106,29 @@ struct RefreshLock: ~Copyable {
         do throws(AuthError) { result = .success(try await body()) } catch { result = .failure(error) }
         lock.release()
         return result
+    }
+
+    /// Runs `body`, which writes the stored session, holding the lock named `name`: a refresh
+    /// in flight (in this process or another) stores its rotated session first, and no refresh
+    /// starts until `body` is done, so neither writes over the other. When the lock cannot be
+    /// had within `timeout` (another process's refresh hangs), `body` runs anyway: a login or a
+    /// logout never waits on another process for longer.
+    static func writing<Value>(
+        name: String, folder: URL?, timeout: Duration, isolation: isolated (any Actor)? = #isolation,
+        _ body: () throws(AuthError) -> Value
+    ) async throws(AuthError) -> Value {
+        let lock = try? await acquire(name: name, folder: folder, timeout: timeout)
+        defer { _ = lock }
+        return try body()
+    }
+
+    /// ``writing(name:folder:timeout:isolation:_:)`` on a thread that may block.
+    static func writingBlocking<Value, Failure: Error>(
+        name: String, folder: URL?, timeout: Duration, _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        let lock = try? acquireBlocking(name: name, folder: folder, timeout: timeout)
+        defer { _ = lock }
+        return try body()
     }
 
     /// Releases the lock (the holder's last use of it).

@@ -13,6 +13,9 @@ public enum Fault: Sendable, Hashable {
     case oversizedBody(bytes: Int, chunked: Bool)
     /// Waits this long, then answers normally: a slow but good reply.
     case delay(Duration)
+    /// Answers normally, then holds the reply back this long: the request has taken effect (a
+    /// refresh token rotated, say) before the client hears of it.
+    case delayReply(Duration)
     /// Never replies (until the backend stops, or ``DevBackend/Configuration/maxHang``).
     case hang
     /// Sends the head and `prefix` of the body, then stalls like ``hang``.

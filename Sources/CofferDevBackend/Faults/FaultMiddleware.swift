@@ -34,6 +34,10 @@ struct FaultMiddleware<Context: RequestContext>: RouterMiddleware {
         case .delay(let duration):
             try await Task.sleep(for: duration)
             return try await next(request, context)
+        case .delayReply(let duration):
+            let response = try await next(request, context)
+            try await Task.sleep(for: duration)
+            return response
         case .hang:
             await faults.hang(upTo: maxHang)
             return Reply.json(["error": "hang_ended"], status: .serviceUnavailable)

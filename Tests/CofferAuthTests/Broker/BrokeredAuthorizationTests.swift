@@ -86,6 +86,46 @@ final class BrokeredAuthorizationTests: XCTestCase {
         }
     }
 
+    /// A new login handed to the agent while the agent refreshes the old one (the backend has
+    /// rotated its refresh token, and the reply is on the way): the agent stores the refresh
+    /// first, then the new login, which is the one it keeps. Two processes of one program (the
+    /// test helper) log in and ask for tokens, as two instances of an app would. (A regression:
+    /// the refresh's save wrote the old login over the new one.)
+    func testANewLoginWhileTheAgentRefreshesTheOldOneIsTheOneKept() async throws {
+        let helper = BuiltProducts.executable("coffer-test-helper").path
+        let keep = { (login: Data) throws in
+            let kept = try ChildProcess.run(helper, ["agent-keep-login", self.held.socket, self.held.vault.path, "hub"], stdin: login, timeout: .seconds(30))
+            XCTAssertTrue(kept.stdoutText.hasPrefix("done"), kept.stdoutText + kept.stderrText)
+        }
+        let old = try await passwordLogin(expired: true)
+        try keep(old.bytes)
+        backend.faults.inject(.delayReply(.seconds(2)), on: .token)
+        let refresh = try ChildProcess.start(helper, ["agent-tokens", held.socket, held.vault.path, "hub", "1"])
+        let backend = backend!
+        await eventually("the backend rotated the old login's refresh token") { backend.statistics.refreshRequests == 1 }
+        let new = try await passwordLogin(expired: false)
+        try keep(new.bytes)
+        let refreshed = try refresh.wait(timeout: .seconds(30))
+        XCTAssertTrue(refreshed.stdoutText.hasPrefix("token "), refreshed.stdoutText)
+        XCTAssertEqual(try storedSession()?.token?.value, new.token, "the new login, not the refreshed old one, is stored")
+    }
+
+    /// A password login at the backend, stored in a vault of its own, as the bytes of a `keep
+    /// login` request; with `expired`, its access token has expired, so that the agent refreshes
+    /// it at the first token request.
+    private func passwordLogin(expired: Bool) async throws -> (bytes: Data, token: String) {
+        let folder = TemporaryFolder()
+        let store = try Vault.create(at: folder.file("app.vault"), with: .key(.random(count: 32)))
+        let sessionItem = ItemID.genericPassword(service: "coffer.auth", account: "session")
+        let auth = Authorization(backend: backend.mobileBackend(oauth: true), store: store, sessionItem: sessionItem, configuration: ClientConfiguration(logger: quietLogger))
+        try await auth.authenticate(userName: Self.user.name, password: Self.user.password)
+        var session = try JSONDecoder.sessions.decode(StoredSession.self, from: XCTUnwrap(try store.secret(for: sessionItem)))
+        let token = try XCTUnwrap(session.token)
+        if expired { session.token = AccessToken(value: token.value, issuedAt: token.issuedAt, expiresAt: Date(timeIntervalSinceNow: -60)) }
+        let bytes = try BrokeredBackendLogin(backend: backend.mobileBackend(oauth: true), session: session).encoded()
+        return (bytes.withUnsafeBytes { Data($0) }, token.value)
+    }
+
     /// No agent at the socket: `accessToken()` throws the store's "agent unavailable", and a
     /// login cannot hand its session over (it fails, and the app's store keeps nothing); an
     /// HTTP Basic backend or an SSO exchange with a broker is `invalidRequest`, before the

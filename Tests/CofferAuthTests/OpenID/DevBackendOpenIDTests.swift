@@ -162,6 +162,47 @@ final class DevBackendOpenIDTests: XCTestCase {
         XCTAssertEqual(reported, [.refreshed, .reauthenticationRequired])
     }
 
+    /// A logout by another client (another process, on the same store) while a refresh is in
+    /// flight: the provider has rotated the refresh token, and its reply is on the way. The
+    /// logout waits for the refresh to store the rotated session, then removes it and revokes
+    /// it: nothing of the login is left stored. (A regression: the logout removed the session at
+    /// once, and the refresh wrote it back after, a live refresh token stored after the user
+    /// logged out.)
+    func testALogoutDuringAnotherClientsRefreshLeavesNoSessionBehind() async throws {
+        let refresh = try await refreshWithItsReplyHeldBack().task
+        _ = try await client().logout()
+        _ = try? await refresh.value
+        XCTAssertEqual(try sessionCount(), 0, "the refresh did not write the session back")
+        XCTAssertEqual(fixture.backend.statistics.revokedKinds.first, "refresh")
+    }
+
+    /// A new login by another client while a refresh of the old one is in flight: the refresh
+    /// stores its rotated session first, and the new login is the one kept. (A regression: the
+    /// refresh wrote the old login over the new one.)
+    func testALoginDuringAnotherClientsRefreshIsNotWrittenOver() async throws {
+        let (refresh, refresher) = try await refreshWithItsReplyHeldBack()
+        let location = OpenIDSessionLocation(issuer: refresher.provider.issuer.absoluteString, clientID: "coffer-native", profile: "default")
+        let other = try await client()
+        _ = try await browserLogin(other).1.get()
+        _ = try? await refresh.value
+        let stored = try XCTUnwrap(try location.load(from: fixture.vault)?.session)
+        let newLogin = try await other.accessToken().value
+        XCTAssertEqual(stored.accessToken?.value, newLogin, "the new login is the one stored")
+    }
+
+    /// A client's refresh of an expired login, once the provider has rotated the refresh token
+    /// and holds its reply back for a second; and the client.
+    private func refreshWithItsReplyHeldBack() async throws -> (task: Task<AccessToken, any Error>, client: OpenIDClient) {
+        let refresher = try await client()
+        _ = try await browserLogin(refresher).1.get()
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        fixture.backend.faults.inject(.delayReply(.seconds(1)), on: .token)
+        let refresh = Task { try await refresher.accessToken() }
+        let backend = fixture.backend
+        await eventually("the provider rotated the refresh token") { backend.statistics.refreshRequests == 1 }
+        return (refresh, refresher)
+    }
+
     /// 100 concurrent callers with an expired access token make exactly one refresh request.
     func testConcurrentCallersRefreshOnce() async throws {
         let client = try await client()

@@ -132,4 +132,42 @@ final class RefreshTokenTests: AuthTestCase {
         XCTAssertEqual(fixture.backend.statistics.refreshReuses, 0)
     }
 
+    /// A logout by another facade (another process) while a renewal is in flight, the refresh
+    /// token already rotated at the backend: the logout waits for the renewal to store the
+    /// rotated session, then removes and revokes it, and nothing is left stored. (A regression:
+    /// the renewal wrote the session back after the logout had removed it.)
+    func testALogoutDuringAnotherFacadesRenewalLeavesNoSessionBehind() async throws {
+        let renewal = try await renewalWithItsReplyHeldBack()
+        _ = try await authorization().logout()
+        _ = try? await renewal.value
+        XCTAssertNil(try fixture.storedSession(), "the renewal did not write the session back")
+        XCTAssertEqual(fixture.backend.statistics.revokedKinds.first, "refresh")
+    }
+
+    /// A new login by another facade while a renewal of the old session is in flight: the
+    /// renewal stores first, and the new login is the one kept. (A regression: the renewal wrote
+    /// the old session over the new login.)
+    func testALoginDuringAnotherFacadesRenewalIsNotWrittenOver() async throws {
+        let renewal = try await renewalWithItsReplyHeldBack()
+        let other = authorization()
+        try await fixture.logIn(other)
+        _ = try? await renewal.value
+        let stored = try XCTUnwrap(try fixture.storedSession())
+        let newLogin = try await other.authorizationValue()
+        XCTAssertEqual(stored.token?.headerValue, newLogin, "the new login is the one stored")
+    }
+
+    /// A facade's renewal of an expired login, once the backend has rotated the refresh token
+    /// and holds its reply back for a second. It asks for the token alone, no resource: a
+    /// refused request would renew again and end the session another way.
+    private func renewalWithItsReplyHeldBack() async throws -> Task<String, any Error> {
+        let renewing = authorization()
+        try await fixture.logIn(renewing)
+        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
+        fixture.backend.faults.inject(.delayReply(.seconds(1)), on: .token)
+        let renewal = Task { try await renewing.authorizationValue() }
+        let backend = fixture.backend
+        await eventually("the backend rotated the refresh token") { backend.statistics.refreshRequests == 1 }
+        return renewal
+    }
 }
