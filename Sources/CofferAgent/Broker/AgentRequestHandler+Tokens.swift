@@ -34,6 +34,8 @@ extension AgentRequestHandler {
             // Only the program that made a login replaces it, whatever the policy, and nobody is
             // asked: a program allowed the login's tokens would otherwise choose where its refresh
             // token goes next, and who else gets its tokens.
+            // It waits for a refresh of the login in flight: on a thread where waiting holds up no other client.
+            guard asking else { return nil }
             return withVault(path) { vault throws(CofferError) in
                 let id = BrokeredSessions.settingsID(profile: profile)
                 do throws(CofferError) {

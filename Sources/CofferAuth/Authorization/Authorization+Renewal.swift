@@ -88,8 +88,8 @@ extension Authorization {
         }
         session.format = 2
         try sessions.save(session)
+        // The same login, renewed: not a change that a login or logout under way gives way to.
         state = .session(session)
-        epoch += 1
         broadcaster.send(.refreshed)
         return token.headerValue
     }

@@ -38,7 +38,9 @@ public actor Authorization: AuthorizationClient {
     /// Tells the app about logins, renewals, logouts and the end of a session.
     nonisolated let broadcaster = SessionEvents()
     var state: SessionState = .unloaded
-    /// Bumped by every change of session. A token request that started before a change is not applied.
+    /// Bumped by every change of who is logged in (a login, a logout, a session loaded or ended),
+    /// not by a renewal of the same login. A token request, login or logout that started before
+    /// a change is not applied.
     var epoch: UInt64 = 0
     /// The `Authorization` value a resource refused: not used again, even though the stored
     /// session, read again before renewing, still holds it as unexpired.

@@ -11,6 +11,8 @@ extension OpenIDClient {
     public func logout() async throws(AuthError) -> LogoutReport {
         if let broker { return try await brokeredLogout(from: broker) }
         epoch += 1
+        // Nothing of the session is handed out while the logout waits for the session lock.
+        cached = .some(nil)
         await refreshing.fail(with: .notAuthenticated)
         var report = LogoutReport()
         var failures: [LogoutFailure] = []

@@ -111,8 +111,9 @@ struct RefreshLock: ~Copyable {
     /// Runs `body`, which writes the stored session, holding the lock named `name`: a refresh
     /// in flight (in this process or another) stores its rotated session first, and no refresh
     /// starts until `body` is done, so neither writes over the other. When the lock cannot be
-    /// had within `timeout` (another process's refresh hangs), `body` runs anyway: a login or a
-    /// logout never waits on another process for longer.
+    /// had (not within `timeout`, when another process's refresh hangs; not at all, when its
+    /// file cannot be opened or the caller is cancelled), `body` runs anyway: a login or a
+    /// logout never waits on another process for longer, nor fails for want of the lock.
     static func writing<Value>(
         name: String, folder: URL?, timeout: Duration, isolation: isolated (any Actor)? = #isolation,
         _ body: () throws(AuthError) -> Value

@@ -8,13 +8,13 @@ package enum StartupReport {
     package static let variable = "COFFER_AGENT_STARTUP_FD"
     package static let descriptor: Int32 = 3
 
-    /// The descriptor this agent reports on, when `coffer agent start` started it: a pipe. The
-    /// variable alone is not enough: systemd passes its socket as descriptor 3 too, and a
-    /// variable left in the environment would have the agent close the socket it serves.
+    /// The descriptor this agent reports on, when `coffer agent start` started it: a pipe's
+    /// write end. The variable alone is not enough: systemd passes its socket as descriptor 3
+    /// too, and a variable left in the environment would have the agent close the socket it serves.
     private static var inherited: Int32? {
         guard let text = ProcessInfo.processInfo.environment[variable], let value = Int32(text), value == descriptor else { return nil }
         var status = stat()
-        guard fstat(value, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return nil }
+        guard fstat(value, &status) == 0, status.st_mode & S_IFMT == S_IFIFO, fcntl(value, F_GETFL) & O_ACCMODE == O_WRONLY else { return nil }
         return value
     }
 

@@ -137,7 +137,7 @@ final class RefreshTokenTests: AuthTestCase {
     /// rotated session, then removes and revokes it, and nothing is left stored. (A regression:
     /// the renewal wrote the session back after the logout had removed it.)
     func testALogoutDuringAnotherFacadesRenewalLeavesNoSessionBehind() async throws {
-        let renewal = try await renewalWithItsReplyHeldBack()
+        let renewal = try await renewalWithItsReplyHeldBack().task
         _ = try await authorization().logout()
         _ = try? await renewal.value
         XCTAssertNil(try fixture.storedSession(), "the renewal did not write the session back")
@@ -148,7 +148,7 @@ final class RefreshTokenTests: AuthTestCase {
     /// renewal stores first, and the new login is the one kept. (A regression: the renewal wrote
     /// the old session over the new login.)
     func testALoginDuringAnotherFacadesRenewalIsNotWrittenOver() async throws {
-        let renewal = try await renewalWithItsReplyHeldBack()
+        let renewal = try await renewalWithItsReplyHeldBack().task
         let other = authorization()
         try await fixture.logIn(other)
         _ = try? await renewal.value
@@ -157,10 +157,23 @@ final class RefreshTokenTests: AuthTestCase {
         XCTAssertEqual(stored.token?.headerValue, newLogin, "the new login is the one stored")
     }
 
+    /// A new login on the facade whose renewal of the old session is in flight: the renewal
+    /// stores first, and the login is not lost to it: it succeeds, and is the session stored.
+    /// (A regression of the session lock: the login waited for the renewal, whose end counted
+    /// as a change of login, and was cancelled.)
+    func testALoginWhileTheSameFacadeRenewsIsNotCancelled() async throws {
+        let (renewal, facade) = try await renewalWithItsReplyHeldBack()
+        try await fixture.logIn(facade)
+        _ = try? await renewal.value
+        let stored = try XCTUnwrap(try fixture.storedSession())
+        let current = try await facade.authorizationValue()
+        XCTAssertEqual(stored.token?.headerValue, current, "the new login is the one stored and current")
+    }
+
     /// A facade's renewal of an expired login, once the backend has rotated the refresh token
     /// and holds its reply back for a second. It asks for the token alone, no resource: a
     /// refused request would renew again and end the session another way.
-    private func renewalWithItsReplyHeldBack() async throws -> Task<String, any Error> {
+    private func renewalWithItsReplyHeldBack() async throws -> (task: Task<String, any Error>, facade: Authorization) {
         let renewing = authorization()
         try await fixture.logIn(renewing)
         fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
@@ -168,6 +181,6 @@ final class RefreshTokenTests: AuthTestCase {
         let renewal = Task { try await renewing.authorizationValue() }
         let backend = fixture.backend
         await eventually("the backend rotated the refresh token") { backend.statistics.refreshRequests == 1 }
-        return renewal
+        return (renewal, renewing)
     }
 }
