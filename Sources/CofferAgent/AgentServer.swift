@@ -55,7 +55,7 @@ package final class AgentServer: Sendable {
             listener: listener, limits: limits, wakeup: wakeup, callers: callers,
             dispatch: { [self, handler, wakeup, callers] channel, request, peer, cancellation in
                 let workers = request.mayDeriveAKey ? unlocking : quick
-                workers.submit {
+                let serve = { @Sendable in
                     let caller = peer.caller(using: callers)
                     guard let reply = self.answerAtOnce(request, from: caller) else {
                         // The person is asked: on a thread of its own, holding up no other client.
@@ -65,6 +65,11 @@ package final class AgentServer: Sendable {
                     }
                     channel.send(reply)
                     if case .stop = request { wakeup.requestStop() }
+                }
+                workers.submit {
+                    // A program not seen before has its executable hashed first: off the quick threads.
+                    guard workers !== quick || peer.isKnownQuickly(using: callers) else { return prompting.submit(serve) }
+                    serve()
                 }
             },
             housekeeping: { [handler] in handler.vaults.expire() }, kept: kept)

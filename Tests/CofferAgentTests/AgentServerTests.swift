@@ -275,6 +275,36 @@ final class AgentServerTests: InProcessAgentTestCase {
         }
     }
 
+    /// A program the agent has not seen before has its executable hashed whole (up to 1 GiB,
+    /// seconds) before its first request is answered: on a prompt thread, so two such programs
+    /// at once hold up no other client's request. (Before, the hashing ran on the two quick
+    /// threads, and every other client waited for it; found by review on 2026-11-29.)
+    func testNewProgramsBeingWorkedOutHoldUpNoOtherRequest() throws {
+        try startServer(AgentServerLimits())
+        let server = try XCTUnwrap(server)
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }  // this process's program is known from now on
+        let helper = BuiltProducts.executable("coffer-test-helper").path
+        let newcomers = try (0..<2).map { index -> ChildProcess in
+            let copy = folder.file("large-helper-\(index)").path
+            try FileManager.default.copyItem(atPath: helper, toPath: copy)
+            // A sparse tail up to the largest file the agent hashes.
+            XCTAssertEqual(truncate(copy, off_t(FileDigests.maxFileBytes)), 0)
+            chmod(copy, 0o755)
+            return try ChildProcess.start(copy, ["ping", socketPath], inputs: [0: nil])
+        }
+        defer { newcomers.forEach { _ = $0.stop() } }
+        let digests = server.callers.digests
+        let hashed = digests.filesHashed
+        let deadline = ContinuousClock.now + .seconds(TestTiming.scale * 20)
+        while digests.filesBeingHashed < 2, digests.filesHashed == hashed, ContinuousClock.now < deadline { usleep(1_000) }
+        XCTAssertEqual(digests.filesBeingHashed, 2, "both new programs' executables are being hashed")
+        guard case .agent = try client.send(.ping) else { return XCTFail("no ping reply") }
+        XCTAssertEqual(digests.filesHashed, hashed, "answered while neither hash had finished")
+        for newcomer in newcomers {
+            XCTAssertTrue(newcomer.waitForLine("replied", timeout: .milliseconds(TestTiming.limit(milliseconds: 60_000))), "each new program is served")
+        }
+    }
+
     /// A vault the agent holds, with one item whose secret is `secretBytes` long.
     private func heldVaultWithItem(secretBytes: Int) throws -> (String, ItemID) {
         let url = folder.file("held.vault")

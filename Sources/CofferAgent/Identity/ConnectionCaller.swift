@@ -17,6 +17,17 @@ final class ConnectionCaller: Sendable {
         self.peer = peer
     }
 
+    /// Whether ``caller(using:)`` would answer without hashing a file: the caller is worked out
+    /// already, or `resolver` can work it out quickly (``CallerResolver/resolvesQuickly(_:)``).
+    func isKnownQuickly(using resolver: CallerResolver) -> Bool {
+        let pending = resolution.withLock { resolution in
+            if case .pending = resolution { return true }
+            return false
+        }
+        guard pending, let peer else { return true }
+        return resolver.resolvesQuickly(peer)
+    }
+
     /// The caller: worked out by `resolver` at the first call, remembered after. `nil` when the
     /// peer could not be told, and once the process that connected has ended (a child that
     /// inherited the connection is not taken for it).

@@ -72,6 +72,26 @@ package final class FileDigests: Sendable {
     /// Files hashed so far.
     package var filesHashed: Int { hashedCount.withLock { $0 } }
 
+    /// Files being hashed now.
+    package var filesBeingHashed: Int {
+        state.withLock { state in
+            state.entries.values.count { entry in
+                if case .pending = entry { return true }
+                return false
+            }
+        }
+    }
+
+    /// Whether ``digest(of:_:)`` would answer for the file whose `stat` is `info` without
+    /// reading it: its digest is known, or it gets none for its kind or size.
+    func isKnown(_ info: stat) -> Bool {
+        guard info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) <= Self.maxFileBytes else { return true }
+        return state.withLock { state in
+            if case .ready? = state.entries[Key(info)] { return true }
+            return false
+        }
+    }
+
     /// The digest of the regular file open at `descriptor` (read from its start), whose
     /// `fstat` is `info`; `nil` when it is too large, on a FUSE file system (whose content
     /// its user-space server may give each reader differently), changes while being read, or
