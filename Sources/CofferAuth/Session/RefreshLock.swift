@@ -75,10 +75,14 @@ struct RefreshLock: ~Copyable {
             var locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0
             while !locked, errno == EINTR { locked = flock(descriptor, LOCK_EX | LOCK_NB) == 0 }
             guard locked else {
-                let busy = errno == EWOULDBLOCK
+                let failure = errno
+                // Another holder has it: the descriptor is kept for the next try, as at a release.
+                if failure == EWOULDBLOCK {
+                    setAside(descriptor, for: path)
+                    return nil
+                }
                 close(descriptor)
-                if busy { return nil }
-                throw .storage(.storageUnavailable(reason: "cannot lock the refresh lock \(path): \(String(cString: strerror(errno)))"))
+                throw .storage(.storageUnavailable(reason: "cannot lock the refresh lock \(path): \(String(cString: strerror(failure)))"))
             }
             // A kept descriptor may be open on a file removed or replaced since: only a lock on
             // the file the path names now excludes the other processes.
@@ -139,7 +143,13 @@ struct RefreshLock: ~Copyable {
     /// another is kept already).
     deinit {
         flock(descriptor, LOCK_UN)
-        let kept = Self.idle.withLock { idle in
+        Self.setAside(descriptor, for: path)
+    }
+
+    /// Keeps the unlocked `descriptor` for the next holder of `path`, or closes it when another
+    /// is kept already.
+    private static func setAside(_ descriptor: Int32, for path: String) {
+        let kept = idle.withLock { idle in
             guard idle[path] == nil else { return false }
             idle[path] = descriptor
             return true
