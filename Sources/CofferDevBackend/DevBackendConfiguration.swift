@@ -18,6 +18,10 @@ extension DevBackend {
         public var ssoTokens: [String: String]
         /// How long access tokens from the token endpoint last. Default: 1 hour.
         public var tokenLifetime: TimeInterval
+        /// How long access tokens from a `refresh_token` grant last, when not ``tokenLifetime``:
+        /// a test whose first token expires soon can have the refreshed one stay valid for as long
+        /// as the test runs, however slowly. Default: `nil` (``tokenLifetime``).
+        public var refreshedTokenLifetime: TimeInterval?
         /// How long exchanged SSO tokens last. Default: 6 hours, like OMC's policy.
         public var exchangeTokenLifetime: TimeInterval
         /// How long a refresh token lasts after it is issued (each rotation issues a new one).

@@ -23,11 +23,13 @@ extension DevBackendState {
             return Reply.oauthError("invalid_grant", "the refresh token was used before; every token of its login is revoked")
         case .rotated(let family, let next):
             guard family.origin == .openID, case .user(let user) = family.subject else {
-                return issue(family.subject, origin: family.origin, clientID: clientID, family: family.id, extra: ["refresh_token": .string(next)])
+                return issue(
+                    family.subject, origin: family.origin, clientID: clientID, lifetime: configuration.refreshedTokenLifetime, family: family.id,
+                    extra: ["refresh_token": .string(next)])
             }
             return await openIDTokenReply(
                 user: user, clientID: clientID, scope: requested ?? family.scope, familyID: family.id, refreshToken: next, nonce: nil,
-                authTime: family.authTime)
+                authTime: family.authTime, lifetime: configuration.refreshedTokenLifetime)
         }
     }
 }

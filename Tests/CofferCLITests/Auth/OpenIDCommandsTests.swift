@@ -11,9 +11,13 @@ final class OpenIDCommandsTests: XCTestCase {
     let user = DevBackend.Configuration.defaultUser
 
     override func setUp() async throws {
-        backend = try await DevBackend.start(DevBackend.Configuration(
+        var configuration = DevBackend.Configuration(
             tokenLifetime: TimeInterval(4 * TestTiming.scale), logger: quietLogger,
-            openID: OpenIDProviderConfiguration(deviceApprovalEndpoint: true, deviceInterval: 0)))
+            openID: OpenIDProviderConfiguration(deviceApprovalEndpoint: true, deviceInterval: 0))
+        // A login's token expires within the test; a refreshed one does not, however loaded the
+        // machine: commands that find it later take it, and refresh nothing.
+        configuration.refreshedTokenLifetime = 3600
+        backend = try await DevBackend.start(configuration)
         cli = try CofferCLI.withNewVault()
     }
 
