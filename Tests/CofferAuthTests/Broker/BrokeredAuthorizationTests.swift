@@ -92,22 +92,49 @@ final class BrokeredAuthorizationTests: XCTestCase {
     /// test helper) log in and ask for tokens, as two instances of an app would. (A regression:
     /// the refresh's save wrote the old login over the new one.)
     func testANewLoginWhileTheAgentRefreshesTheOldOneIsTheOneKept() async throws {
-        let helper = BuiltProducts.executable("coffer-test-helper").path
-        let keep = { (login: Data) throws in
-            let kept = try ChildProcess.run(helper, ["agent-keep-login", self.held.socket, self.held.vault.path, "hub"], stdin: login, timeout: .seconds(30))
-            XCTAssertTrue(kept.stdoutText.hasPrefix("done"), kept.stdoutText + kept.stderrText)
-        }
-        let old = try await passwordLogin(expired: true)
-        try keep(old.bytes)
-        backend.faults.inject(.delayReply(.seconds(2)), on: .token)
-        let refresh = try ChildProcess.start(helper, ["agent-tokens", held.socket, held.vault.path, "hub", "1"])
-        let backend = backend!
-        await eventually("the backend rotated the old login's refresh token") { backend.statistics.refreshRequests == 1 }
+        let refresh = try await agentRefreshWithItsReplyHeldBack(.seconds(2))
         let new = try await passwordLogin(expired: false)
-        try keep(new.bytes)
+        let kept = try ChildProcess.run(helper, keepLoginArguments, stdin: new.bytes, timeout: .seconds(30))
+        XCTAssertTrue(kept.stdoutText.hasPrefix("done"), kept.stdoutText + kept.stderrText)
         let refreshed = try refresh.wait(timeout: .seconds(30))
         XCTAssertTrue(refreshed.stdoutText.hasPrefix("token "), refreshed.stdoutText)
         XCTAssertEqual(try storedSession()?.token?.value, new.token, "the new login, not the refreshed old one, is stored")
+    }
+
+    /// `keep login`s that wait for the agent's refresh of the login wait on its prompt threads:
+    /// two of them hold up no other client's request, which is answered while the refresh is
+    /// still under way. (Before, they waited on the agent's two quick threads, and every other
+    /// request waited with them; found by review on 2026-11-29.)
+    func testKeepLoginsWaitingForARefreshHoldUpNoOtherRequest() async throws {
+        let refresh = try await agentRefreshWithItsReplyHeldBack(.seconds(6))
+        var keeps: [ChildProcess] = []
+        for _ in 0..<2 { keeps.append(try ChildProcess.start(helper, keepLoginArguments, inputs: [0: try await passwordLogin(expired: false).bytes])) }
+        usleep(500_000)  // both reach the agent and wait for the refresh
+        let ping = try AgentClient(path: held.socket, timeout: .seconds(30)).send(.ping)
+        guard case .agent = ping else { return XCTFail("no ping reply: \(ping)") }
+        XCTAssertFalse(refresh.hasEnded, "answered while the refresh, and the keeps waiting for it, were under way")
+        for keep in keeps {
+            let kept = try keep.wait(timeout: .seconds(30))
+            XCTAssertTrue(kept.stdoutText.hasPrefix("done"), kept.stdoutText + kept.stderrText)
+        }
+        XCTAssertEqual(try refresh.wait(timeout: .seconds(30)).status, 0)
+    }
+
+    private var helper: String { BuiltProducts.executable("coffer-test-helper").path }
+    private var keepLoginArguments: [String] { ["agent-keep-login", held.socket, held.vault.path, "hub"] }
+
+    /// A login kept in the agent by the test helper, its token expired, and a token request of
+    /// another helper process that has the agent refresh it: returned once the backend has
+    /// rotated the refresh token, its reply held back for `delay`.
+    private func agentRefreshWithItsReplyHeldBack(_ delay: Duration) async throws -> ChildProcess {
+        let old = try await passwordLogin(expired: true)
+        let kept = try ChildProcess.run(helper, keepLoginArguments, stdin: old.bytes, timeout: .seconds(30))
+        XCTAssertTrue(kept.stdoutText.hasPrefix("done"), kept.stdoutText + kept.stderrText)
+        backend.faults.inject(.delayReply(delay), on: .token)
+        let refresh = try ChildProcess.start(helper, ["agent-tokens", held.socket, held.vault.path, "hub", "1"])
+        let backend = backend!
+        await eventually("the backend rotated the old login's refresh token") { backend.statistics.refreshRequests == 1 }
+        return refresh
     }
 
     /// A password login at the backend, stored in a vault of its own, as the bytes of a `keep
