@@ -10,7 +10,7 @@ import Dispatch
 /// process. One client per vault and profile makes the refresh single-flight for every caller;
 /// it stores the rotated refresh token durably before it returns, so no caller is answered
 /// before the rotation is safe. ``LoginTokenBroker`` picks the kind of each profile.
-package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
+package final class ClientTokenBroker<Login: BrokerableLogin>: LoginKindBroker {
     private let configuration: ClientConfiguration
     private let clients = Guarded<[Key: Held]>([:])
     /// When a refusal last made each login refresh.
@@ -66,7 +66,6 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
         try keep(login, profile: profile, in: vault, at: path, owner: owner, removing: [])
     }
 
-    /// ``keep(_:profile:in:at:owner:)``, removing the items `removing` names in the same transaction.
     func keep(_ login: SecureBytes, profile: String, in vault: Vault, at path: String, owner: Program?, removing: [ItemID]) throws(CofferError) {
         try holdingSessionLock(profile: profile, in: vault) { () throws(CofferError) in
             try Login.keep(login, profile: profile, in: vault, owner: owner, removing: removing)
@@ -95,12 +94,10 @@ package final class ClientTokenBroker<Login: BrokerableLogin>: TokenBroker {
         return .success(1)
     }
 
-    /// The item of the session of `profile` in `vault`, which a login of another kind replaces.
     func sessionID(profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
         try Login.sessionID(profile: profile, in: vault)
     }
 
-    /// Forgets the client of `profile`: a login of another kind replaced it.
     func forgetClient(profile: String, at path: String) {
         forget(profile: profile, at: path)
     }

@@ -30,25 +30,16 @@ package final class LoginTokenBroker: TokenBroker {
         let kind = try BrokeredLoginKind(login: login)
         // The old kind's session goes in the same transaction as the new login's items, which
         // checks that the caller owns all of them: a refused login changes nothing.
-        let old = try BrokeredLoginKind.stored(profile: profile, in: vault).flatMap { $0 == kind ? nil : $0 }
-        let stale = try old.flatMap { old throws(CofferError) in try sessionID(of: old, profile: profile, in: vault) }
-        // A refresh of the old kind's login in flight stores its session before it goes.
+        let old = try BrokeredLoginKind.stored(profile: profile, in: vault).flatMap { $0 == kind ? nil : broker(of: $0) }
+        let stale = try old?.sessionID(profile: profile, in: vault)
+        let new = broker(of: kind)
         let keepNew = { () throws(CofferError) in
-            switch kind {
-            case .openID: try self.openID.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
-            case .mobileBackend: try self.mobileBackend.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
-            }
+            try new.keep(login, profile: profile, in: vault, at: path, owner: owner, removing: stale.map { [$0] } ?? [])
         }
-        switch old {
-        case .openID?: try openID.holdingSessionLock(profile: profile, in: vault, keepNew)
-        case .mobileBackend?: try mobileBackend.holdingSessionLock(profile: profile, in: vault, keepNew)
-        case nil: try keepNew()
-        }
-        switch old {
-        case .openID?: openID.forgetClient(profile: profile, at: path)
-        case .mobileBackend?: mobileBackend.forgetClient(profile: profile, at: path)
-        case nil: break
-        }
+        guard let old else { return try keepNew() }
+        // A refresh of the old kind's login in flight stores its session before it goes.
+        try old.holdingSessionLock(profile: profile, in: vault, keepNew)
+        old.forgetClient(profile: profile, at: path)
     }
 
     package func end(profile: String, in vault: Vault, at path: String) throws(CofferError) -> Result<Int, TokenFailure> {
@@ -56,17 +47,10 @@ package final class LoginTokenBroker: TokenBroker {
         return try broker(of: kind).end(profile: profile, in: vault, at: path)
     }
 
-    private func broker(of kind: BrokeredLoginKind) -> any TokenBroker {
+    private func broker(of kind: BrokeredLoginKind) -> any LoginKindBroker {
         switch kind {
         case .openID: openID
         case .mobileBackend: mobileBackend
-        }
-    }
-
-    private func sessionID(of kind: BrokeredLoginKind, profile: String, in vault: Vault) throws(CofferError) -> ItemID? {
-        switch kind {
-        case .openID: try openID.sessionID(profile: profile, in: vault)
-        case .mobileBackend: try mobileBackend.sessionID(profile: profile, in: vault)
         }
     }
 }

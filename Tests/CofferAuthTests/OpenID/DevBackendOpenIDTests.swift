@@ -195,12 +195,7 @@ final class DevBackendOpenIDTests: XCTestCase {
     private func refreshWithItsReplyHeldBack() async throws -> (task: Task<AccessToken, any Error>, client: OpenIDClient) {
         let refresher = try await client()
         _ = try await browserLogin(refresher).1.get()
-        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
-        fixture.backend.faults.inject(.delayReply(.seconds(1)), on: .token)
-        let refresh = Task { try await refresher.accessToken() }
-        let backend = fixture.backend
-        await eventually("the provider rotated the refresh token") { backend.statistics.refreshRequests == 1 }
-        return (refresh, refresher)
+        return (await fixture.refreshWithItsReplyHeldBack { try await refresher.accessToken() }, refresher)
     }
 
     /// 100 concurrent callers with an expired access token make exactly one refresh request.

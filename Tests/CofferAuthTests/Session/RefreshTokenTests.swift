@@ -176,11 +176,6 @@ final class RefreshTokenTests: AuthTestCase {
     private func renewalWithItsReplyHeldBack() async throws -> (task: Task<String, any Error>, facade: Authorization) {
         let renewing = authorization()
         try await fixture.logIn(renewing)
-        fixture.clock.advance(by: fixture.backend.configuration.tokenLifetime + 1)
-        fixture.backend.faults.inject(.delayReply(.seconds(1)), on: .token)
-        let renewal = Task { try await renewing.authorizationValue() }
-        let backend = fixture.backend
-        await eventually("the backend rotated the refresh token") { backend.statistics.refreshRequests == 1 }
-        return (renewal, renewing)
+        return (await fixture.refreshWithItsReplyHeldBack { try await renewing.authorizationValue() }, renewing)
     }
 }

@@ -64,6 +64,18 @@ final class AuthFixture: Sendable {
         try await auth.authenticate(userName: Self.user.name, password: Self.user.password)
     }
 
+    /// Starts `request`, which must refresh a login whose access token the clock has just run
+    /// past: the backend rotates the refresh token at once and holds its reply back a second.
+    /// Returns once the backend has rotated it.
+    func refreshWithItsReplyHeldBack<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value) async -> Task<Value, any Error> {
+        clock.advance(by: backend.configuration.tokenLifetime + 1)
+        backend.faults.inject(.delayReply(.seconds(1)), on: .token)
+        let refresh = Task { try await request() }
+        let backend = backend
+        await eventually("the backend rotated the refresh token") { backend.statistics.refreshRequests == 1 }
+        return refresh
+    }
+
     /// The session item as stored, raw.
     func storedSession(account: String = "session") throws -> StoredSession? {
         guard let data = try keychain.data(for: account) else { return nil }
